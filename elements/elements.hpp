@@ -1,0 +1,10 @@
+// Umbrella header of the element library: the 12 element types, indices and visit.
+#pragma once
+
+#include "element_type.hpp"
+#include "hexahedron.hpp"
+#include "indices.hpp"
+#include "quadrilateral.hpp"
+#include "tetrahedron.hpp"
+#include "triangle.hpp"
+#include "visit.hpp"

@@ -1,0 +1,19 @@
+// indices: from one element's connectivity to the global degrees of freedom of a C-component nodal
+// field stored node-major, u[node * C + c] (the layout of Gmsh's vector $NodeData, and of most FEM
+// codes' interleaved vectors).
+#pragma once
+
+#include "config.hpp"
+
+namespace feinterp {
+
+/// dofs[n * components + c] = connectivity[n] * components + c, for n < Element::nodes_per_element.
+/// 64-bit results: node * C passes 2^31 for C = 9 from 239M nodes up.
+template <class Element>
+FEINTERP_HD void indices(const node_index* connectivity, int components, offset_t* dofs) {
+  for (int n = 0; n < Element::nodes_per_element; ++n)
+    for (int c = 0; c < components; ++c)
+      dofs[n * components + c] = offset_t(connectivity[n]) * components + c;
+}
+
+}  // namespace feinterp
