@@ -7,13 +7,17 @@
 
 namespace feinterp {
 
-/// dofs[n * components + c] = connectivity[n] * components + c, for n < Element::nodes_per_element.
-/// 64-bit results: node * C passes 2^31 for C = 9 from 239M nodes up.
+/// The global dof of component c at a node: node * components + c. 64-bit: node * C passes 2^31 for
+/// C = 9 from 239M nodes up. The GPU kernels gather one (node, c) pair per thread through this.
+FEINTERP_HD offset_t dof(node_index node, int components, int c) {
+  return offset_t(node) * components + c;
+}
+
+/// dofs[n * components + c] = dof(connectivity[n], components, c), for n < Element::nodes_per_element.
 template <class Element>
 FEINTERP_HD void indices(const node_index* connectivity, int components, offset_t* dofs) {
   for (int n = 0; n < Element::nodes_per_element; ++n)
-    for (int c = 0; c < components; ++c)
-      dofs[n * components + c] = offset_t(connectivity[n]) * components + c;
+    for (int c = 0; c < components; ++c) dofs[n * components + c] = dof(connectivity[n], components, c);
 }
 
 }  // namespace feinterp
