@@ -1,0 +1,240 @@
+#include <gmsh.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "../elements/visit.hpp"
+#include "detail/extract.hpp"
+#include "error.hpp"
+
+namespace feinterp::detail {
+
+NodeTagMap::NodeTagMap(const std::vector<std::size_t>& tags) {
+  std::size_t max_tag = 0;
+  for (std::size_t t : tags) max_tag = std::max(max_tag, t);
+  if (max_tag <= 2 * tags.size() + 1024) {
+    dense_.assign(max_tag + 1, -1);
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      if (dense_[tags[i]] >= 0 && !duplicate_) duplicate_ = tags[i];
+      dense_[tags[i]] = node_index(i);
+    }
+  } else {  // sparse tags (e.g. a sub-mesh cut out of a larger one): binary search, 16 B per node
+    sorted_.reserve(tags.size());
+    for (std::size_t i = 0; i < tags.size(); ++i) sorted_.emplace_back(tags[i], node_index(i));
+    std::sort(sorted_.begin(), sorted_.end());
+    for (std::size_t i = 1; i < sorted_.size(); ++i)
+      if (sorted_[i].first == sorted_[i - 1].first && !duplicate_) duplicate_ = sorted_[i].first;
+  }
+}
+
+node_index NodeTagMap::find(std::size_t tag) const {
+  if (!dense_.empty() || sorted_.empty()) return tag < dense_.size() ? dense_[tag] : -1;
+  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::make_pair(tag, node_index(-1)));
+  return it != sorted_.end() && it->first == tag ? it->second : -1;
+}
+
+namespace {
+
+struct TypeInfo {
+  int code = 0;
+  std::string name;
+  int dim = 0, order = 0, nodes = 0;
+  std::size_t count = 0;
+};
+
+TypeInfo type_info(int code) {
+  TypeInfo info;
+  info.code = code;
+  std::vector<double> local;
+  int primary = 0;
+  gmsh::model::mesh::getElementProperties(code, info.name, info.dim, info.order, info.nodes, local, primary);
+  std::vector<std::size_t> tags, nodes;
+  gmsh::model::mesh::getElementsByType(code, tags, nodes);
+  info.count = tags.size();
+  return info;
+}
+
+std::string describe(const TypeInfo& t) {
+  return "'" + t.name + "' (Gmsh type " + std::to_string(t.code) + "): " + std::to_string(t.count) + " elements";
+}
+
+void read_fields(Mesh& mesh, const NodeTagMap& map, const LoadOptions& options, const std::string& context) {
+  std::vector<int> view_tags;
+  gmsh::view::getTags(view_tags);
+  for (int tag : view_tags) {
+    const int index = gmsh::view::getIndex(tag);
+    std::string name;
+    gmsh::option::getString("View[" + std::to_string(index) + "].Name", name);
+    double steps = 1;
+    gmsh::option::getNumber("View[" + std::to_string(index) + "].NbTimeStep", steps);
+    std::string type;
+    std::vector<std::size_t> tags;
+    std::vector<double> data;
+    double time = 0;
+    int components = 0;
+    gmsh::view::getHomogeneousModelData(tag, 0, type, tags, data, time, components);
+    if (type != "NodeData") {
+      if (options.warn) options.warn(context + ": view '" + name + "' holds " + type + ", not NodeData: ignored");
+      continue;
+    }
+    const std::string field = context + ": $NodeData view '" + name + "'";
+    if (components < 1 || data.size() != tags.size() * std::size_t(components))
+      throw MeshError(field + " has " + std::to_string(data.size()) + " values for " + std::to_string(tags.size()) +
+                      " nodes, which is not " + std::to_string(components) +
+                      " components per node as its header says (expected node-tag followed by exactly that many values)");
+    if (steps > 1 && options.warn)
+      options.warn(field + " has " + std::to_string(int(steps)) + " time steps: only the first is read");
+    const std::size_t n = mesh.node_tags.size(), c = std::size_t(components);
+    NodalField out{name, components, std::vector<double>(n * c, std::numeric_limits<double>::quiet_NaN())};
+    std::vector<char> seen(n, 0);
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      const node_index node = map.find(tags[i]);
+      if (node < 0)
+        throw MeshError(field + " has a value at node " + std::to_string(tags[i]) +
+                        ", which is not a node of the mesh (expected values at the mesh's nodes only)");
+      seen[node] = 1;
+      std::copy(data.begin() + std::ptrdiff_t(i * c), data.begin() + std::ptrdiff_t((i + 1) * c),
+                out.values.begin() + std::ptrdiff_t(std::size_t(node) * c));
+    }
+    std::size_t missing = 0, first = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!seen[i] && missing++ == 0) first = mesh.node_tags[i];
+    if (missing)
+      throw MeshError(field + " has no value at " + std::to_string(missing) + " of the mesh's " + std::to_string(n) +
+                      " nodes (first: node " + std::to_string(first) +
+                      "); expected a value at every node (or load with read_fields = false)");
+    mesh.fields.push_back(std::move(out));
+  }
+}
+
+}  // namespace
+
+Mesh extract_current_model(const LoadOptions& options, const std::string& context) {
+  Mesh mesh;
+
+  // ---- element types present, classified -----------------------------------------------------------
+  std::vector<int> codes;
+  gmsh::model::mesh::getElementTypes(codes);
+  std::vector<TypeInfo> types;
+  for (int code : codes) {
+    TypeInfo t = type_info(code);
+    if (t.count > 0) types.push_back(t);
+  }
+  int top = 0;
+  for (const TypeInfo& t : types) top = std::max(top, t.dim);
+  if (types.empty()) throw MeshError(context + ": the file has no elements (expected 2D or 3D elements)");
+  if (top < 2)
+    throw MeshError(context + ": the file has only " + std::to_string(top) +
+                    "D elements (expected triangles, quadrilaterals, tetrahedra or hexahedra)");
+  mesh.dimension = top;
+  const int lowest_kept = options.keep_lower_dimensional ? 2 : top;
+
+  std::vector<std::pair<TypeInfo, ElementType>> kept;
+  std::vector<TypeInfo> unsupported;
+  for (const TypeInfo& t : types) {
+    if (t.dim < lowest_kept) continue;
+    ElementType type{};
+    if (from_gmsh_type_code(t.code, type))
+      kept.emplace_back(t, type);
+    else
+      unsupported.push_back(t);
+  }
+  if (!unsupported.empty()) {
+    std::string list;
+    for (const TypeInfo& t : unsupported) list += (list.empty() ? "" : ", ") + describe(t);
+    const std::string message = context + ": unsupported element types: " + list +
+                                " (expected complete Lagrange triangles, quadrilaterals, tetrahedra or hexahedra of order 1 to 3)";
+    if (!options.skip_unsupported) throw MeshError(message + "; load with skip_unsupported to drop them");
+    if (options.warn) options.warn(message + ": skipped");
+  }
+  if (kept.empty()) throw MeshError(context + ": no elements of a supported type are left (expected at least one block)");
+  for (const auto& k : kept)
+    if (k.second.order != kept.front().second.order) {
+      std::string list;
+      for (const auto& kk : kept) list += (list.empty() ? "" : ", ") + describe(kk.first);
+      throw MeshError(context + ": the mesh mixes element orders: " + list +
+                      " (expected one order for all elements)");
+    }
+  // Top dimension first, then the fixed order of all_element_types: blocks come out the same way
+  // whatever order the file lists its elements in.
+  auto rank = [](ElementType t) {
+    int i = 0;
+    for (ElementType a : all_element_types) {
+      if (a == t) break;
+      ++i;
+    }
+    return (3 - dimension(t.shape)) * 100 + i;
+  };
+  std::sort(kept.begin(), kept.end(), [&](const auto& a, const auto& b) { return rank(a.second) < rank(b.second); });
+
+  // ---- nodes ---------------------------------------------------------------------------------------------
+  std::vector<double> parametric;
+  gmsh::model::mesh::getNodes(mesh.node_tags, mesh.coordinates, parametric, -1, -1, false, false);
+  if (mesh.node_tags.empty()) throw MeshError(context + ": the file has elements but no nodes");
+  if (mesh.node_tags.size() > std::size_t(std::numeric_limits<node_index>::max()))
+    throw MeshError(context + ": " + std::to_string(mesh.node_tags.size()) +
+                    " nodes exceed the 2^31 - 1 that 32-bit node indices can address");
+  if (mesh.coordinates.size() != 3 * mesh.node_tags.size())
+    throw MeshError(context + ": Gmsh returned " + std::to_string(mesh.coordinates.size()) + " coordinates for " +
+                    std::to_string(mesh.node_tags.size()) + " nodes (expected 3 per node)");
+  for (std::size_t i = 0; i < mesh.coordinates.size(); ++i)
+    if (!std::isfinite(mesh.coordinates[i]))
+      throw MeshError(context + ": node " + std::to_string(mesh.node_tags[i / 3]) + " has a non-finite coordinate (" +
+                      std::to_string(mesh.coordinates[i]) + "); expected finite numbers");
+  const NodeTagMap map(mesh.node_tags);
+  if (map.duplicate_tag())
+    throw MeshError(context + ": node tag " + std::to_string(map.duplicate_tag()) + " appears twice (expected unique tags)");
+
+  // ---- blocks, entity by entity (for the physical tags) ---------------------------------------------------
+  for (const auto& [info, type] : kept) {
+    ElementBlock block;
+    block.type = type;
+    const std::size_t per = std::size_t(nodes_per_element(type));
+    block.connectivity.reserve(info.count * per);
+    block.element_tags.reserve(info.count);
+    block.physical_tags.reserve(info.count);
+    gmsh::vectorpair entities;
+    gmsh::model::getEntities(entities, info.dim);
+    for (const auto& [dim, entity] : entities) {
+      std::vector<std::size_t> element_tags, node_tags;
+      gmsh::model::mesh::getElementsByType(info.code, element_tags, node_tags, entity);
+      if (element_tags.empty()) continue;
+      if (node_tags.size() != element_tags.size() * per)
+        throw MeshError(context + ": Gmsh returned " + std::to_string(node_tags.size()) + " node tags for " +
+                        std::to_string(element_tags.size()) + " elements of " + to_string(type) + " (expected " +
+                        std::to_string(per) + " per element)");
+      std::vector<int> groups;
+      gmsh::model::getPhysicalGroupsForEntity(dim, entity, groups);
+      const int physical = groups.empty() ? 0 : groups.front();
+      for (std::size_t k = 0; k < node_tags.size(); ++k) {
+        const node_index node = map.find(node_tags[k]);
+        if (node < 0)
+          throw MeshError(context + ": element " + std::to_string(element_tags[k / per]) + " (" + to_string(type) +
+                          ") references node " + std::to_string(node_tags[k]) +
+                          ", which is not in the file's nodes (expected every element node to be defined)");
+        block.connectivity.push_back(node);
+      }
+      block.element_tags.insert(block.element_tags.end(), element_tags.begin(), element_tags.end());
+      block.physical_tags.insert(block.physical_tags.end(), element_tags.size(), physical);
+    }
+    mesh.blocks.push_back(std::move(block));
+  }
+
+  // ---- physical groups of the kept dimensions --------------------------------------------------------------
+  gmsh::vectorpair groups;
+  gmsh::model::getPhysicalGroups(groups);
+  for (const auto& [dim, tag] : groups) {
+    if (dim < lowest_kept) continue;
+    PhysicalGroup g{dim, tag, {}};
+    gmsh::model::getPhysicalName(dim, tag, g.name);
+    mesh.physical_groups.push_back(std::move(g));
+  }
+
+  if (options.read_fields) read_fields(mesh, map, options, context);
+  return mesh;
+}
+
+}  // namespace feinterp::detail

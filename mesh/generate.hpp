@@ -1,0 +1,38 @@
+// Mesh generation for tests, benchmarks and the demo: a target number of elements of any of the 12
+// supported types, on a square/disk (2D) or cube/ball (3D), reproducible from a seed.
+//
+// How a large mesh is made fast (Gmsh's 2D unstructured mesher does ~20k triangles/s on one core):
+// a coarse unstructured mesh of at most ~25k elements is generated, then uniformly refined k times
+// with gmsh::model::mesh::refine (x4 elements per step in 2D, x8 in 3D), then raised to order p with
+// setOrder. Quadrilaterals come from splitting each triangle into 3 (Mesh.SubdivisionAlgorithm 1),
+// hexahedra from splitting each tetrahedron into 4 (Mesh.SubdivisionAlgorithm 2); refinement keeps
+// the shape. The coarse mesh size is calibrated once, so the element count lands within ~15% of the
+// target (the refinement factors are exact).
+#pragma once
+
+#include "../elements/element_type.hpp"
+#include "mesh.hpp"
+
+namespace feinterp {
+
+enum class Domain {
+  box,   ///< unit square [0,1]^2 / unit cube [0,1]^3: straight-sided elements (affine simplices)
+  ball,  ///< unit disk / unit ball centred at 0: curved boundary elements for p >= 2
+};
+
+struct GenerateOptions {
+  ElementType type{Shape::triangle, 1};
+  offset_t target_elements = 1000;
+  /// Perturbs the mesh size by up to +-5% and drives the node shuffle: the same seed (and Gmsh
+  /// version) gives the same mesh, bit for bit.
+  unsigned seed = 0;
+  /// Randomly renumber the nodes (the worst case for memory locality); otherwise Gmsh's own order,
+  /// which follows the mesher's fronts and refinement and is fairly local.
+  bool shuffle_nodes = false;
+  Domain domain = Domain::box;
+};
+
+/// Throws MeshError for a target below 1 or an invalid type.
+Mesh generate_mesh(const GenerateOptions& options);
+
+}  // namespace feinterp

@@ -1,0 +1,80 @@
+// Mesh: the arrays feinterp needs from a finite-element mesh, copied out of Gmsh so that nothing
+// else in the library (fem/, cuda/) ever sees Gmsh. This header does not include gmsh.h.
+//
+//   coordinates   x[node*3 + k], node in [0, node_count): "contiguous" indices, 0-based
+//   node_tags     node_tags[node] = the node's tag in the file (tags may be sparse or unordered)
+//   blocks        one ElementBlock per element type (a tri+quad mesh has two)
+//   fields        the $NodeData views of the file, aligned with contiguous node indices
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../elements/config.hpp"
+#include "../elements/element_type.hpp"
+#include "../fem/block.hpp"
+
+namespace feinterp {
+
+struct ElementBlock {
+  ElementType type;
+  std::vector<node_index> connectivity;   ///< element e, local node n at [e*nodes_per_element + n], Gmsh order
+  std::vector<std::size_t> element_tags;  ///< the elements' tags in the file
+  std::vector<int> physical_tags;         ///< per element: first physical group of its entity, 0 if none
+
+  offset_t element_count() const { return offset_t(element_tags.size()); }
+  BlockView view() const { return {type, connectivity.data(), element_count()}; }
+};
+
+/// A nodal field: values[node*components + c], node in contiguous order.
+struct NodalField {
+  std::string name;
+  int components = 1;
+  std::vector<double> values;
+};
+
+/// A physical group of the file, for the dimensions that have blocks.
+struct PhysicalGroup {
+  int dimension = 0;
+  int tag = 0;
+  std::string name;  ///< empty if the file gives none
+};
+
+struct Mesh {
+  int dimension = 0;                      ///< the top dimension of the file's elements: 2 or 3
+  std::vector<double> coordinates;        ///< x[node*3 + k]
+  std::vector<std::size_t> node_tags;     ///< node_tags[i] = tag of contiguous node i
+  std::vector<ElementBlock> blocks;       ///< one per element type; top dimension first
+  std::vector<NodalField> fields;         ///< $NodeData views found in the file (step 0 of each)
+  std::vector<PhysicalGroup> physical_groups;  ///< groups of the dimensions that have blocks
+
+  offset_t node_count() const { return offset_t(node_tags.size()); }
+  offset_t element_count() const {
+    offset_t n = 0;
+    for (const ElementBlock& b : blocks) n += b.element_count();
+    return n;
+  }
+};
+
+struct LoadOptions {
+  /// Also make blocks of the 2D elements (triangles, quadrilaterals) of a 3D mesh. Points and lines
+  /// never become blocks: no supported element type has them.
+  bool keep_lower_dimensional = false;
+  /// Drop elements of unsupported types (prisms, pyramids, serendipity quad8/hex20, orders > 3) with a
+  /// warning through `warn` instead of throwing. A mix of orders among the supported types is always an
+  /// error: which order to keep is the caller's decision.
+  bool skip_unsupported = false;
+  /// Read the file's $NodeData views into Mesh::fields (an incomplete view is an error).
+  bool read_fields = true;
+  /// Receives warnings (skipped elements, ignored views or option files). The library never prints.
+  std::function<void(const std::string&)> warn;
+};
+
+/// Loads an MSH 2.2 or 4.x file, ASCII or binary, through the Gmsh SDK (see load.cpp for the checks
+/// made before Gmsh sees the file). Throws MeshError (mesh/error.hpp) naming the file and the problem.
+Mesh load_msh(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace feinterp

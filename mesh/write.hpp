@@ -1,0 +1,52 @@
+// write_msh: a mesh and results as one MSH file that the Gmsh GUI opens, written through the SDK.
+//
+// View types (Gmsh 4.8.4's gmsh::view::addModelData accepts "NodeData", "ElementData" and
+// "ElementNodeData" only; "GaussPointData" exists inside Gmsh but cannot be created through the API
+// or written to MSH, so it is not used):
+//   * nodal fields                                   -> NodeData
+//   * values/gradients at the element's own nodes     -> ElementNodeData: exact, and Gmsh draws it
+//     (points == element_nodes(type), in Gmsh order)     with the element's own shape functions
+//   * values/gradients at any other points (a         -> ElementData: the weighted mean over the points
+//     quadrature rule)                                   (weights of the PointSet, or equal weights),
+//                                                        i.e. the element average of the quantity
+// Gmsh draws 1, 3 or 9 components (scalar, vector, tensor): other counts are padded with zeros
+// (2 -> 3, 4..8 -> 9); a gradient's rows of D = 2 are padded to 3 first, so a 2D scalar gradient is a
+// vector (gx, gy, 0) and a 3-component 3D gradient is a tensor. More than 9 padded components throw.
+//
+// Atomicity: the file is written to a temporary file in the destination directory and renamed over
+// `path`, so a failure never leaves a half-written file where an older one was. A destination in a
+// nonexistent directory throws MeshError and writes nothing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../fem/point_set.hpp"
+#include "mesh.hpp"
+
+namespace feinterp {
+
+/// Results at reference points of one block, in layout.hpp's layout:
+///   values     data[(e*Q + q)*C + c]             (dimension == 0)
+///   gradients  data[((e*Q + q)*C + c)*D + d]     (dimension == D)
+struct PointData {
+  std::string name;
+  std::size_t block = 0;      ///< index into Mesh::blocks
+  PointSet points;            ///< the Q reference points the data are at (weights optional)
+  int components = 1;         ///< C
+  int dimension = 0;          ///< 0 for values, D for gradients
+  const double* data = nullptr;
+  std::size_t size = 0;       ///< number of doubles at data, checked: E * Q * C * max(D, 1)
+};
+
+struct WriteOptions {
+  double version = 4.1;  ///< 4.1 or 2.2
+  bool binary = true;
+};
+
+/// Writes `mesh` (nodes, all blocks), then one view per nodal field and per point data set.
+/// Throws MeshError naming the file and the problem; the file at `path` is then untouched.
+void write_msh(const std::string& path, const Mesh& mesh, const std::vector<NodalField>& nodal_fields = {},
+               const std::vector<PointData>& point_data = {}, const WriteOptions& options = {});
+
+}  // namespace feinterp
