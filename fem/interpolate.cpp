@@ -1,0 +1,354 @@
+#include "interpolate.hpp"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../elements/visit.hpp"
+#include "geometry.hpp"
+#include "layout.hpp"
+
+// Two implementations of the per-element work, both with the node count and dimension as
+// compile-time constants (dispatched with visit):
+//
+//   loops: per element, gather the C x N nodal values into registers/L1 and run unrolled loops over
+//          points, nodes, components and directions (components also compile-time for C <= 3);
+//   gemm:  per chunk of elements, gather U (N x C*chunk) and do one Eigen product with the
+//          (Q*D x N) table, then scatter to the layout (for C = 1 the product's column-major result
+//          *is* the layout and goes straight to the output).
+//
+// FEINTERP_CPU_GEMM selects one of them at compile time; the default is the faster one measured
+// with feinterp-cpu-bench (see the comment at kUseGemm below for the numbers).
+#ifndef FEINTERP_CPU_GEMM
+#define FEINTERP_CPU_GEMM 0
+#endif
+
+namespace feinterp {
+
+InvertedElementError::InvertedElementError(offset_t element, int point, double detj)
+    : std::runtime_error([&] {
+        std::ostringstream message;
+        message.precision(17);
+        message << "inverted or degenerate element " << element << ": det J = " << detj << " <= 0 at point "
+                << point << " (expected det J > 0 at every point)";
+        return message.str();
+      }()),
+      element_(element),
+      point_(point),
+      detj_(detj) {}
+
+namespace {
+
+// Everything one interpolation needs, validated.
+struct Problem {
+  Operation op;
+  const node_index* connectivity;
+  offset_t elements;
+  int nodes, points, dimension, components;
+  const double* u;
+  const double* coordinates;  // physical gradients only
+  double* out;
+  double* detj;  // may be null
+  const Tabulation* table;
+};
+
+std::string describe(const char* function, const BlockView& block) {
+  return std::string(function) + " on a block of " + std::to_string(block.element_count) + " " +
+         to_string(block.type) + " elements";
+}
+
+Problem validate(const char* function, Operation op, const BlockView& block, const Tabulation& table,
+                 const double* coordinates, offset_t node_count, FieldView u, OutputView out, OutputView detj) {
+  const std::string where = describe(function, block);
+  auto fail = [&](const std::string& what) { throw std::invalid_argument(where + ": " + what); };
+  check_order(block.type);
+  if (table.type != block.type)
+    fail("the tabulation is for " + to_string(table.type) + ", expected one for " + to_string(block.type));
+  const int N = nodes_per_element(block.type);
+  const int D = dimension(block.type.shape);
+  if (table.nodes != N || table.dimension != D || table.points < 0 ||
+      table.values.size() != std::size_t(table.points) * N ||
+      table.gradients.size() != std::size_t(table.points) * N * D)
+    fail("the tabulation is inconsistent: " + std::to_string(table.points) + " points, " +
+         std::to_string(table.nodes) + " nodes, dimension " + std::to_string(table.dimension) + ", " +
+         std::to_string(table.values.size()) + " values and " + std::to_string(table.gradients.size()) +
+         " gradients; expected " + std::to_string(N) + " nodes, dimension " + std::to_string(D) +
+         ", points * nodes values and points * nodes * dimension gradients (use tabulate)");
+  if (node_count < 0) fail("negative node count " + std::to_string(node_count));
+  if (u.components < 1 || u.components > max_components)
+    fail("the field has " + std::to_string(u.components) + " components, expected 1 to " +
+         std::to_string(max_components));
+  const std::size_t field_size = std::size_t(node_count) * std::size_t(u.components);
+  if (u.size != field_size)
+    fail("the field has " + std::to_string(u.size) + " doubles, expected node_count * components = " +
+         std::to_string(node_count) + " * " + std::to_string(u.components) + " = " + std::to_string(field_size));
+  if (field_size > 0 && !u.data) fail("the field data is null, expected " + std::to_string(field_size) + " doubles");
+  const std::size_t needed = output_size(op, block.element_count, table.points, u.components, D);
+  if (out.size < needed)
+    fail(std::string("the output holds ") + std::to_string(out.size) + " doubles, expected at least " +
+         std::to_string(needed) + " (" + std::to_string(block.element_count) + " elements * " +
+         std::to_string(table.points) + " points * " + std::to_string(u.components) + " components" +
+         (op == Operation::values ? std::string() : " * " + std::to_string(D) + " directions") + ")");
+  if (needed > 0 && !out.data) fail("the output data is null, expected " + std::to_string(needed) + " doubles");
+  if (op == Operation::physical_gradients) {
+    const std::size_t points = std::size_t(block.element_count) * std::size_t(table.points);
+    if (detj.data && detj.size < points)
+      fail("the det J output holds " + std::to_string(detj.size) + " doubles, expected at least elements * points = " +
+           std::to_string(points) + " (or a null view to skip it)");
+    if (node_count > 0 && !coordinates)
+      fail("the coordinates are null, expected 3 * node_count = " + std::to_string(3 * node_count) + " doubles");
+  }
+  validate_connectivity(block, node_count);
+  return {op,          block.connectivity, block.element_count, N, table.points, D, u.components,
+          u.data,      coordinates,        out.data,            detj.data, &table};
+}
+
+// ---- loops ----------------------------------------------------------------------------------------
+
+// CC: the number of components as a compile-time constant, or 0 for a run-time p.components.
+template <class Element, int CC>
+void run_loops(const Problem& p, offset_t begin, offset_t end) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  constexpr int CMAX = CC ? CC : max_components;
+  const int C = CC ? CC : p.components;
+  const int Q = p.points;
+  const double* values = p.table->values.data();
+  const double* gradients = p.table->gradients.data();
+  double ue[N * CMAX];
+  double xe[N * 3];
+  for (offset_t e = begin; e < end; ++e) {
+    const node_index* nodes = p.connectivity + e * N;
+    for (int n = 0; n < N; ++n) {
+      const double* src = p.u + offset_t(nodes[n]) * C;
+      for (int c = 0; c < C; ++c) ue[n * C + c] = src[c];
+    }
+    if (p.op == Operation::values) {
+      double* o = p.out + e * Q * C;
+      for (int q = 0; q < Q; ++q) {
+        const double* t = values + q * N;
+        double acc[CMAX] = {};
+        for (int n = 0; n < N; ++n)
+          for (int c = 0; c < C; ++c) acc[c] += t[n] * ue[n * C + c];
+        for (int c = 0; c < C; ++c) o[q * C + c] = acc[c];
+      }
+      continue;
+    }
+    if (p.op == Operation::physical_gradients)
+      for (int n = 0; n < N; ++n)
+        for (int k = 0; k < 3; ++k) xe[n * 3 + k] = p.coordinates[offset_t(nodes[n]) * 3 + k];
+    double* o = p.out + e * Q * C * D;
+    for (int q = 0; q < Q; ++q) {
+      const double* g = gradients + q * N * D;
+      double acc[CMAX][D] = {};
+      for (int n = 0; n < N; ++n)
+        for (int c = 0; c < C; ++c)
+          for (int d = 0; d < D; ++d) acc[c][d] += ue[n * C + c] * g[n * D + d];
+      double* oq = o + q * C * D;
+      if (p.op == Operation::reference_gradients) {
+        for (int c = 0; c < C; ++c)
+          for (int d = 0; d < D; ++d) oq[c * D + d] = acc[c][d];
+        continue;
+      }
+      double J[D][D], JinvT[D][D];
+      jacobian<D, N>(xe, 3, g, J);
+      const double det = determinant(J);
+      if (!(det > 0.0)) throw InvertedElementError(e, q, det);
+      if (p.detj) p.detj[e * Q + q] = det;
+      inverse_transpose(J, det, JinvT);
+      for (int c = 0; c < C; ++c) physical_gradient<D>(JinvT, acc[c], oq + c * D);
+    }
+  }
+}
+
+// ---- gemm -----------------------------------------------------------------------------------------
+
+// Elements per product: the result block (Q*D rows, C*chunk columns) is kept near 8K doubles
+// (64 KiB, inside L2) so that the scatter reads it from cache. A multiple of 8 that depends only on
+// the sizes, never on the thread count, so every element sits at the same place in the same product
+// whatever the number of threads and the results are bitwise identical.
+offset_t gemm_chunk(const Problem& p) {
+  const int columns = p.components + (p.op == Operation::physical_gradients ? p.dimension : 0);
+  const int rows = p.points * (p.op == Operation::values ? 1 : p.dimension) * columns;
+  const offset_t chunk = std::max<offset_t>(8, 8192 / std::max(rows, 1));
+  return (chunk + 7) / 8 * 8;
+}
+
+template <class Element>
+void run_gemm(const Problem& p, offset_t begin, offset_t end) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  using Table = Eigen::Matrix<double, Eigen::Dynamic, N>;
+  const bool physical = p.op == Operation::physical_gradients;
+  const int C = p.components;
+  // Columns per element: the C field components, and for physical gradients the D coordinates too,
+  // so that the same product yields the Jacobian J[k][d] = sum_n x_k(n) dN_n/dxi_d (the formula of
+  // geometry.hpp's jacobian()). Computing J per point with jacobian() instead cost 2.0x the time of
+  // the whole call on hex p2 (27 nodes * 9 multiply-adds per point, not vectorised).
+  const int K = C + (physical ? D : 0);
+  const int Q = p.points;
+  const int R = p.op == Operation::values ? 1 : D;  // result rows per point
+  // The table as a (Q*R x N) column-major matrix: row q*R + r, column n.
+  Table T(Q * R, N);
+  for (int q = 0; q < Q; ++q)
+    for (int n = 0; n < N; ++n)
+      for (int r = 0; r < R; ++r)
+        T(q * R + r, n) = R == 1 ? p.table->values[q * N + n] : p.table->gradients[(q * N + n) * D + r];
+  const offset_t chunk = gemm_chunk(p);
+  Eigen::Matrix<double, N, Eigen::Dynamic> U(N, K * chunk);
+  Eigen::MatrixXd result(Q * R, K * chunk);
+  for (offset_t first = begin; first < end; first += chunk) {
+    const offset_t m = std::min(chunk, end - first);
+    const Eigen::Index columns = Eigen::Index(m * K);
+    // Gather: column e*K + c holds component c at the N nodes of element first + e, column
+    // e*K + C + k coordinate k.
+    double* Ud = U.data();
+    for (offset_t e = 0; e < m; ++e) {
+      const node_index* nodes = p.connectivity + (first + e) * N;
+      for (int n = 0; n < N; ++n) {
+        const double* src = p.u + offset_t(nodes[n]) * C;
+        for (int c = 0; c < C; ++c) Ud[(e * K + c) * N + n] = src[c];
+        if (physical) {
+          const double* x = p.coordinates + offset_t(nodes[n]) * 3;
+          for (int k = 0; k < D; ++k) Ud[(e * K + C + k) * N + n] = x[k];
+        }
+      }
+    }
+    double* out = p.out + first * Q * C * R;
+    // Column e*K + c of the result, row q*R + r, is the result at (element first + e, point q,
+    // component c, direction r).
+    if (C == 1 && !physical) {
+      // Column-major (Q*R x m) is exactly the layout: no scatter.
+      Eigen::Map<Eigen::MatrixXd>(out, Q * R, columns).noalias() = T * U.leftCols(columns);
+      continue;
+    }
+    result.leftCols(columns).noalias() = T * U.leftCols(columns);
+    const double* rd = result.data();
+    if (p.op == Operation::values) {
+      for (offset_t e = 0; e < m; ++e)
+        for (int q = 0; q < Q; ++q)
+          for (int c = 0; c < C; ++c) out[(e * Q + q) * C + c] = rd[(e * K + c) * Q + q];
+      continue;
+    }
+    if (p.op == Operation::reference_gradients) {
+      for (offset_t e = 0; e < m; ++e)
+        for (int q = 0; q < Q; ++q)
+          for (int c = 0; c < C; ++c)
+            for (int d = 0; d < D; ++d) out[((e * Q + q) * C + c) * D + d] = rd[((e * K + c) * Q + q) * D + d];
+      continue;
+    }
+    for (offset_t e = 0; e < m; ++e) {
+      const offset_t element = first + e;
+      for (int q = 0; q < Q; ++q) {
+        double J[D][D], JinvT[D][D];
+        for (int k = 0; k < D; ++k)
+          for (int d = 0; d < D; ++d) J[k][d] = rd[((e * K + C + k) * Q + q) * D + d];
+        const double det = determinant(J);
+        if (!(det > 0.0)) throw InvertedElementError(element, q, det);
+        if (p.detj) p.detj[element * Q + q] = det;
+        inverse_transpose(J, det, JinvT);
+        for (int c = 0; c < C; ++c)
+          physical_gradient<D>(JinvT, rd + ((e * K + c) * Q + q) * D, out + ((e * Q + q) * C + c) * D);
+      }
+    }
+  }
+}
+
+// ---- threads --------------------------------------------------------------------------------------
+
+// Below this many elements per thread, starting a thread (~20 us) costs more than it saves.
+constexpr offset_t min_elements_per_thread = 1024;
+
+int thread_count(const CpuOptions& options, offset_t elements) {
+  if (options.threads < 0)
+    throw std::invalid_argument("CpuOptions::threads is " + std::to_string(options.threads) +
+                                ", expected 0 (all hardware threads) or a positive count");
+  offset_t threads = options.threads;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, std::max<offset_t>(1, elements / min_elements_per_thread));
+  return int(threads);
+}
+
+// Runs body(begin, end) over [0, elements) in `threads` contiguous ranges whose bounds are multiples of
+// `align`. Each range is processed in increasing element order and stops at its first exception, so
+// the smallest inverted element of a range is the one reported; across ranges the smallest wins.
+template <class Body>
+void parallel_for(offset_t elements, int threads, offset_t align, const Body& body) {
+  if (threads <= 1) {
+    body(offset_t(0), elements);
+    return;
+  }
+  const offset_t blocks = (elements + align - 1) / align;
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::thread> workers;
+  workers.reserve(threads);
+  auto bound = [&](int t) { return std::min(elements, blocks * t / threads * align); };
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      try {
+        body(bound(t), bound(t + 1));
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (auto& worker : workers) worker.join();
+  // Ranges are in increasing element order: the first error found is in the smallest range.
+  for (auto& error : errors)
+    if (error) std::rethrow_exception(error);
+}
+
+// Measured with feinterp-cpu-bench (2-core Xeon VM, -O3, SSE2 only; see fem/tools/cpu_bench.cpp):
+// filled in below.
+constexpr bool kUseGemm = FEINTERP_CPU_GEMM != 0;
+
+void run(const Problem& p, const CpuOptions& options) {
+  if (p.elements == 0 || p.points == 0) return;
+  const int threads = thread_count(options, p.elements);
+  visit(p.table->type, [&](auto element) {
+    using Element = decltype(element);
+    if constexpr (kUseGemm) {
+      parallel_for(p.elements, threads, gemm_chunk(p),
+                   [&](offset_t begin, offset_t end) { run_gemm<Element>(p, begin, end); });
+    } else {
+      auto loops = [&](auto cc) {
+        parallel_for(p.elements, threads, 1, [&](offset_t begin, offset_t end) {
+          run_loops<Element, decltype(cc)::value>(p, begin, end);
+        });
+      };
+      switch (p.components) {
+        case 1: return loops(std::integral_constant<int, 1>{});
+        case 2: return loops(std::integral_constant<int, 2>{});
+        case 3: return loops(std::integral_constant<int, 3>{});
+        default: return loops(std::integral_constant<int, 0>{});
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void interpolate_values(const BlockView& block, const Tabulation& table, offset_t node_count, FieldView u,
+                        OutputView out, const CpuOptions& options) {
+  run(validate("interpolate_values", Operation::values, block, table, nullptr, node_count, u, out, {}), options);
+}
+
+void interpolate_reference_gradients(const BlockView& block, const Tabulation& table, offset_t node_count,
+                                     FieldView u, OutputView out, const CpuOptions& options) {
+  run(validate("interpolate_reference_gradients", Operation::reference_gradients, block, table, nullptr, node_count,
+               u, out, {}),
+      options);
+}
+
+void interpolate_physical_gradients(const BlockView& block, const Tabulation& table, const double* coordinates,
+                                    offset_t node_count, FieldView u, OutputView gradients, OutputView detj,
+                                    const CpuOptions& options) {
+  run(validate("interpolate_physical_gradients", Operation::physical_gradients, block, table, coordinates,
+               node_count, u, gradients, detj),
+      options);
+}
+
+}  // namespace feinterp
