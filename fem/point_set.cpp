@@ -1,0 +1,81 @@
+#include "point_set.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "../elements/visit.hpp"
+
+namespace feinterp {
+
+PointSet element_nodes(ElementType type) {
+  return visit(type, [&](auto element) {
+    using Element = decltype(element);
+    PointSet set;
+    set.shape = Element::shape;
+    set.coordinates.resize(std::size_t(Element::nodes_per_element) * Element::dimension);
+    for (int n = 0; n < Element::nodes_per_element; ++n)
+      Element::reference_node(n, set.coordinates.data() + std::size_t(n) * Element::dimension);
+    set.name = "nodes of " + to_string(type);
+    return set;
+  });
+}
+
+namespace {
+
+const char* domain_description(Shape shape) {
+  switch (shape) {
+    case Shape::triangle: return "x >= 0, y >= 0, x + y <= 1";
+    case Shape::quadrilateral: return "[-1, 1]^2";
+    case Shape::tetrahedron: return "x >= 0, y >= 0, z >= 0, x + y + z <= 1";
+    case Shape::hexahedron: return "[-1, 1]^3";
+  }
+  return "unknown";
+}
+
+std::string format_point(const double* xi, int dim) {
+  std::ostringstream out;
+  out.precision(17);
+  out << '(';
+  for (int d = 0; d < dim; ++d) out << (d ? ", " : "") << xi[d];
+  out << ')';
+  return out.str();
+}
+
+}  // namespace
+
+PointSet reference_points(Shape shape, std::vector<double> coordinates) {
+  const int dim = dimension(shape);
+  const std::string where = std::string("reference points on the ") + shape_name(shape);
+  if (coordinates.empty())
+    throw std::invalid_argument(where + ": the set is empty, expected at least one point of " +
+                                std::to_string(dim) + " coordinates");
+  if (coordinates.size() % std::size_t(dim) != 0)
+    throw std::invalid_argument(where + ": " + std::to_string(coordinates.size()) +
+                                " coordinates is not a multiple of the dimension " + std::to_string(dim));
+
+  const int count = int(coordinates.size() / std::size_t(dim));
+  // The order-1 element's test, with its default tolerance of 1e-12: nodes computed in floating point
+  // (e.g. 1/3 + 2/3 on a triangle edge) may exceed the boundary by a few ulps and are still accepted.
+  visit(ElementType{shape, 1}, [&](auto element) {
+    using Element = decltype(element);
+    for (int q = 0; q < count; ++q) {
+      const double* xi = coordinates.data() + std::size_t(q) * dim;
+      bool finite = true;
+      for (int d = 0; d < dim; ++d) finite = finite && std::isfinite(xi[d]);
+      if (!finite || !Element::contains(xi))
+        throw std::invalid_argument(where + ": point " + std::to_string(q) + " " + format_point(xi, dim) +
+                                    (finite ? " lies outside the reference element (" : " is not finite (") +
+                                    "expected " + domain_description(shape) + ")");
+    }
+  });
+
+  PointSet set;
+  set.shape = shape;
+  set.coordinates = std::move(coordinates);
+  set.name = std::to_string(count) + " reference point" + (count == 1 ? "" : "s") + " on the " +
+             shape_name(shape);
+  return set;
+}
+
+}  // namespace feinterp
