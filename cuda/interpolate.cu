@@ -1,0 +1,211 @@
+#include "interpolate.hpp"
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "../fem/arguments.hpp"
+#include "baseline_kernel.cuh"
+#include "device.hpp"
+#include "error.hpp"
+#include "kernel_set.hpp"
+#include "launch_config.hpp"
+
+namespace feinterp::cuda {
+
+namespace {
+
+constexpr unsigned long long no_element = ULLONG_MAX;
+
+// Marks the smallest element with a node index outside [0, node_count).
+__global__ void find_bad_connectivity(const node_index* connectivity, offset_t entries, int nodes,
+                                      offset_t node_count, unsigned long long* first_bad) {
+  for (offset_t i = offset_t(blockIdx.x) * blockDim.x + threadIdx.x; i < entries; i += offset_t(gridDim.x) * blockDim.x) {
+    const node_index node = connectivity[i];
+    if (node < 0 || node >= node_count) atomicMin(first_bad, (unsigned long long)(i / nodes));
+  }
+}
+
+unsigned long long read_flag(const unsigned long long* flag, cudaStream_t stream, const char* what) {
+  unsigned long long value = 0;
+  check(cudaMemcpyAsync(&value, flag, sizeof value, cudaMemcpyDeviceToHost, stream), what);
+  check(cudaStreamSynchronize(stream), what);
+  return value;
+}
+
+std::string where(const char* function, const BlockView& block) {
+  return std::string("cuda::") + function + " on a block of " + std::to_string(block.element_count) + " " +
+         to_string(block.type) + " elements";
+}
+
+void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, ElementType type, const LaunchOptions& options) {
+  const DeviceInfo& device = current_device();
+  if (options.kernel == Kernel::baseline) {
+    const std::size_t bytes = baseline_shared_bytes(nodes_per_element(type), dimension(type.shape), op, args.points);
+    if (bytes > device.shared_per_block_optin)
+      throw std::invalid_argument("the baseline kernel needs " + std::to_string(bytes) + " bytes of shared memory for " +
+                                  to_string(type) + " with " + std::to_string(args.points) + " points; " + device.name +
+                                  " allows " + std::to_string(device.shared_per_block_optin));
+    if (args.elements > INT_MAX) throw std::invalid_argument("the baseline kernel runs one block per element: at most 2^31 - 1 elements");
+    if (bytes > 48 * 1024)
+      check(cudaFuncSetAttribute(kernels.baseline, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+            "raising the shared-memory limit of the baseline kernel");
+    kernels.launch_baseline(dim3(unsigned(args.elements)), dim3(threads_per_element(args.points)), bytes, options.stream, args);
+  } else {
+    const LaunchConfig config =
+        packed_launch_config(type, op, args.points, args.components, options.elements_per_block, device);
+    // Above 48 KB a block gets dynamic shared memory only after the limit is raised (per kernel).
+    if (config.shared_bytes > 48 * 1024)
+      check(cudaFuncSetAttribute(kernels.packed, cudaFuncAttributeMaxDynamicSharedMemorySize, int(config.shared_bytes)),
+            "raising the shared-memory limit of the packed kernel");
+    const offset_t blocks = (args.elements + config.elements_per_block - 1) / config.elements_per_block;
+    if (blocks > INT_MAX) throw std::invalid_argument("too many elements for one launch: " + std::to_string(args.elements));
+    kernels.launch_packed(dim3(unsigned(blocks)), dim3(config.threads_per_element, 1, config.elements_per_block),
+                          config.shared_bytes, options.stream, args);
+  }
+  check_launch(std::string(operation_name(op)) + " kernel for " + to_string(type));
+}
+
+void run(const char* function, Operation op, const DeviceBlock& block, const DeviceTabulation& table,
+         const double* coordinates, FieldView u, OutputView out, OutputView detj, const LaunchOptions& options) {
+  const BlockView& view = block.view();
+  check_interpolation_arguments(where(function, view), {op, view.type, view.element_count, table.type(), table.points(),
+                                                        block.node_count(), u, out, detj, coordinates});
+  if (view.element_count == 0) return;
+  const KernelSet kernels = kernel_set(view.type, op, u.components);
+  const bool physical = op == Operation::physical_gradients;
+  KernelArgs args{view.connectivity, view.element_count, u.data, coordinates,
+                  op == Operation::values ? table.values() : table.gradients(),
+                  table.points(), u.components, out.data, detj.data, block.inverted_flag()};
+  if (physical)
+    check(cudaMemsetAsync(block.inverted_flag(), 0xff, sizeof(unsigned long long), options.stream),
+          "resetting the det J check");
+  launch(op, kernels, args, view.type, options);
+  if (!physical) return;
+  const unsigned long long bad = read_flag(block.inverted_flag(), options.stream, "checking det J");
+  if (bad == no_element) return;
+  // Error path: recompute that one element's det J at every point to name the point and the value.
+  const int Q = table.points();
+  DeviceBuffer<double> element_detj(Q), element_out(output_size(op, 1, Q, u.components, dimension(view.type.shape)));
+  KernelArgs one = args;
+  one.connectivity = view.connectivity + offset_t(bad) * nodes_per_element(view.type);
+  one.elements = 1;
+  one.out = element_out.data();
+  one.detj = element_detj.data();
+  LaunchOptions single = options;
+  single.elements_per_block = 1;
+  launch(op, kernels, one, view.type, single);
+  const std::vector<double> values = element_detj.to_host();
+  for (int q = 0; q < Q; ++q)
+    if (!(values[q] > 0.0)) throw InvertedElementError(offset_t(bad), q, values[q]);
+  throw InvertedElementError(offset_t(bad), 0, values[0]);
+}
+
+}  // namespace
+
+DeviceBlock DeviceBlock::upload(const BlockView& host_block, offset_t node_count, cudaStream_t stream) {
+  validate_connectivity(host_block, node_count);
+  DeviceBlock block;
+  const std::size_t entries = std::size_t(host_block.element_count) * nodes_per_element(host_block.type);
+  block.owned_ = DeviceBuffer<node_index>(entries);
+  if (entries) block.owned_.upload(host_block.connectivity, entries, stream);
+  block.view_ = {host_block.type, block.owned_.data(), host_block.element_count};
+  block.node_count_ = node_count;
+  block.flag_ = DeviceBuffer<unsigned long long>(1);
+  return block;
+}
+
+DeviceBlock DeviceBlock::wrap(const BlockView& device_block, offset_t node_count, cudaStream_t stream) {
+  const int nodes = nodes_per_element(device_block.type);
+  if (device_block.element_count < 0 || node_count < 0 || (device_block.element_count > 0 && !device_block.connectivity))
+    throw std::invalid_argument("DeviceBlock::wrap: inconsistent block of " + std::to_string(device_block.element_count) +
+                                " elements and " + std::to_string(node_count) + " nodes");
+  DeviceBlock block;
+  block.view_ = device_block;
+  block.node_count_ = node_count;
+  block.flag_ = DeviceBuffer<unsigned long long>(1);
+  const offset_t entries = device_block.element_count * nodes;
+  if (entries == 0) return block;
+  check(cudaMemsetAsync(block.flag_.data(), 0xff, sizeof(unsigned long long), stream), "validating connectivity");
+  const int blocks = int(std::min<offset_t>((entries + 255) / 256, 4 * 1024));
+  find_bad_connectivity<<<blocks, 256, 0, stream>>>(device_block.connectivity, entries, nodes, node_count, block.flag_.data());
+  check_launch("the connectivity check");
+  const unsigned long long bad = read_flag(block.flag_.data(), stream, "validating connectivity");
+  if (bad != no_element) {
+    std::vector<node_index> element(nodes);
+    check(cudaMemcpy(element.data(), device_block.connectivity + offset_t(bad) * nodes, nodes * sizeof(node_index),
+                     cudaMemcpyDeviceToHost),
+          "reading the bad element's connectivity");
+    const BlockView host{device_block.type, element.data(), 1};
+    try {
+      validate_connectivity(host, node_count);
+    } catch (const std::invalid_argument& e) {  // names the local node and value; re-point it at the element
+      throw std::invalid_argument("element " + std::to_string(bad) + " of the device block: " + e.what());
+    }
+  }
+  return block;
+}
+
+DeviceTabulation::DeviceTabulation(ElementType type, const PointSet& points, cudaStream_t stream)
+    : type_(type), points_(points.size()) {
+  check_order(type);
+  if (points.shape != type.shape)
+    throw std::invalid_argument(std::string("DeviceTabulation: the points are on a ") + shape_name(points.shape) +
+                                ", expected a " + shape_name(type.shape) + " for " + to_string(type));
+  if (points_ < 1) throw std::invalid_argument("DeviceTabulation: the point set is empty");
+  const int N = nodes_per_element(type), D = dimension(type.shape);
+  values_ = DeviceBuffer<double>(std::size_t(N) * points_);
+  gradients_ = DeviceBuffer<double>(std::size_t(N) * D * points_);
+  DeviceBuffer<double> coordinates(points.coordinates);
+  kernel_set(type, Operation::values, 1).tabulate(coordinates.data(), points_, values_.data(), gradients_.data(), stream);
+  check_launch("tabulation of " + to_string(type));
+  check(cudaStreamSynchronize(stream), "tabulating " + to_string(type));  // before `coordinates` is freed
+}
+
+void interpolate_values(const DeviceBlock& block, const DeviceTabulation& table, FieldView u, OutputView out,
+                        const LaunchOptions& options) {
+  run("interpolate_values", Operation::values, block, table, nullptr, u, out, {}, options);
+}
+
+void interpolate_reference_gradients(const DeviceBlock& block, const DeviceTabulation& table, FieldView u,
+                                     OutputView out, const LaunchOptions& options) {
+  run("interpolate_reference_gradients", Operation::reference_gradients, block, table, nullptr, u, out, {}, options);
+}
+
+void interpolate_physical_gradients(const DeviceBlock& block, const DeviceTabulation& table, const double* coordinates,
+                                    FieldView u, OutputView gradients, OutputView detj, const LaunchOptions& options) {
+  run("interpolate_physical_gradients", Operation::physical_gradients, block, table, coordinates, u, gradients, detj,
+      options);
+}
+
+void interpolate_host_arrays(Operation op, const BlockView& host_block, const PointSet& points,
+                             const double* coordinates, offset_t node_count, FieldView u, OutputView out,
+                             OutputView detj, const LaunchOptions& options) {
+  const bool physical = op == Operation::physical_gradients;
+  check_interpolation_arguments(where("interpolate_host_arrays", host_block),
+                                {op, host_block.type, host_block.element_count, host_block.type, points.size(),
+                                 node_count, u, out, detj, coordinates});
+  const DeviceBlock block = DeviceBlock::upload(host_block, node_count, options.stream);
+  const DeviceTabulation table(host_block.type, points, options.stream);
+  DeviceBuffer<double> device_u(u.size), device_coordinates(physical ? std::size_t(node_count) * 3 : 0);
+  device_u.upload(u.data, u.size, options.stream);
+  if (physical) device_coordinates.upload(coordinates, device_coordinates.size(), options.stream);
+  const std::size_t needed = output_size(op, host_block.element_count, points.size(), u.components,
+                                         dimension(host_block.type.shape));
+  DeviceBuffer<double> device_out(needed);
+  DeviceBuffer<double> device_detj(physical && detj.data ? std::size_t(host_block.element_count) * points.size() : 0);
+  const FieldView du{device_u.data(), u.size, u.components};
+  const OutputView dout{device_out.data(), needed};
+  const OutputView ddetj{device_detj.data(), device_detj.size()};
+  switch (op) {
+    case Operation::values: interpolate_values(block, table, du, dout, options); break;
+    case Operation::reference_gradients: interpolate_reference_gradients(block, table, du, dout, options); break;
+    case Operation::physical_gradients:
+      interpolate_physical_gradients(block, table, device_coordinates.data(), du, dout, ddetj, options);
+      break;
+  }
+  device_out.download(out.data, needed, options.stream);
+  if (device_detj.size()) device_detj.download(detj.data, device_detj.size(), options.stream);
+}
+
+}  // namespace feinterp::cuda

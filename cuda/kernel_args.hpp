@@ -1,0 +1,22 @@
+// The arguments every interpolation kernel takes, device pointers all. One struct, passed by value,
+// so the packed and baseline kernels and their launchers share one signature.
+#pragma once
+
+#include "../elements/config.hpp"
+
+namespace feinterp::cuda {
+
+struct KernelArgs {
+  const node_index* connectivity;   ///< [e * nodes + n]
+  offset_t elements;
+  const double* field;              ///< [node * C + c]
+  const double* coordinates;        ///< [node * 3 + k]; physical gradients only
+  const double* table;              ///< device tabulation, [n][t][q] (shared_layout.hpp)
+  int points;                       ///< Q
+  int components;                   ///< C (the packed kernel also has it as a template parameter)
+  double* out;                      ///< layout.hpp
+  double* detj;                     ///< [e * Q + q]; physical gradients only, may be null
+  unsigned long long* first_inverted;  ///< atomicMin of the indices of elements with det J <= 0
+};
+
+}  // namespace feinterp::cuda

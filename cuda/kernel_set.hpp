@@ -1,0 +1,38 @@
+// KernelSet: the compiled kernels for one (element type, operation, component count), found at run
+// time through a table (MFEM's qinterp does the same): the packed kernel is specialised on the
+// element and on C = 1..9, so its loops have compile-time trip counts and its accumulators live in
+// registers; the baseline, like the seed's, loops over C at run time.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "../elements/element_type.hpp"
+#include "../fem/operation.hpp"
+#include "kernel_args.hpp"
+
+namespace feinterp::cuda {
+
+using LaunchFunction = void (*)(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                                const KernelArgs& args);
+using TabulateFunction = void (*)(const double* points, int Q, double* values, double* gradients,
+                                  cudaStream_t stream);
+
+struct KernelSet {
+  const void* packed;    ///< the __global__ function, for cudaFuncSetAttribute and occupancy queries
+  const void* baseline;
+  LaunchFunction launch_packed;
+  LaunchFunction launch_baseline;
+  TabulateFunction tabulate;
+};
+
+/// The kernels of one element type (instantiated in kernels_<shape>.cu). Throws std::invalid_argument
+/// for a component count outside 1..max_components.
+template <class Element>
+KernelSet kernel_set(Operation op, int components);
+
+/// The same, from the run-time element type.
+KernelSet kernel_set(ElementType type, Operation op, int components);
+
+}  // namespace feinterp::cuda

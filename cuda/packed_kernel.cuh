@@ -1,0 +1,150 @@
+// The packed interpolation kernel: elements_per_block elements per thread block, one per threadIdx.z,
+// and threads_per_element threads along threadIdx.x, each computing whole quadrature points.
+//
+//   block = {threads_per_element, 1, elements_per_block},  element = blockIdx.x * blockDim.z + threadIdx.z
+//
+// The seed's port ran one element per block: a p = 1 triangle gave 3-thread blocks, so 29 of a warp's
+// 32 lanes idled, and its sweep on a GV100 topped out near a third of the copy bandwidth. Here a block
+// moves its whole working set in block-wide, coalesced passes:
+//
+//   1. table        shape-function table -> shared (one copy per block, read from L2 after block 1)
+//   2. connectivity the block's elements are consecutive, so their connectivity is one contiguous run
+//   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread
+//   4. compute      thread (q, z): C x T accumulators in registers over the nodes (compile-time N, C, T)
+//   5. store        the block's output is one contiguous run of E * Q * C * T doubles: written by
+//                   consecutive threads in global order, through shared memory (a transpose)
+//
+// Nothing here depends on the element beyond N, D and the table, so one template serves all 12 types;
+// what varies per element is instantiated at compile time, never branched on at run time.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "../elements/indices.hpp"
+#include "../fem/geometry.hpp"
+#include "../fem/operation.hpp"
+#include "kernel_args.hpp"
+#include "shared_layout.hpp"
+
+namespace feinterp::cuda {
+
+// At most 512 threads per block: the compiler may then give each thread up to 128 registers. With
+// 1024 the cap is 64, and the C >= 4 gradient kernels of 3D elements (up to 27 accumulators plus the
+// Jacobian) spilled up to 84 bytes per thread to local memory (ptxas -v, sm_90).
+constexpr int max_threads_per_block = 512;
+
+template <class Element, int C, Operation Op>
+__global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs args) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  constexpr int T = Op == Operation::values ? 1 : D;
+  constexpr bool physical = Op == Operation::physical_gradients;
+
+  const int Q = args.points;
+  const int elements_per_block = blockDim.z;
+  const SharedLayout layout = shared_layout(N, D, Op, Q, C, elements_per_block);
+  const int Qp = layout.padded_points;
+  extern __shared__ double shared[];
+  double* s_table = shared + layout.table;
+  double* s_field = shared + layout.field;
+  double* s_coordinates = shared + layout.coordinates;
+  double* s_output = shared + layout.output;
+  node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
+
+  const int thread = threadIdx.x + blockDim.x * threadIdx.z;
+  const int threads = blockDim.x * blockDim.z;
+  const offset_t first = offset_t(blockIdx.x) * elements_per_block;
+  const offset_t remaining = args.elements - first;
+  const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last block: partial
+
+  // 1-2. table and connectivity
+  for (int i = thread; i < N * T * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  const node_index* connectivity = args.connectivity + first * N;
+  for (int i = thread; i < here * N; i += threads) s_connectivity[i] = __ldg(connectivity + i);
+  __syncthreads();
+
+  // 3. gather
+  for (int i = thread; i < here * N * C; i += threads) {
+    const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
+    s_field[i] = __ldg(args.field + dof(s_connectivity[local_node], C, c));
+  }
+  if constexpr (physical) {
+    for (int i = thread; i < here * N * D; i += threads) {
+      const int local_node = i / D, k = i - local_node * D;
+      s_coordinates[i] = __ldg(args.coordinates + offset_t(s_connectivity[local_node]) * 3 + k);
+    }
+  }
+  __syncthreads();
+
+  // 4. compute
+  const int z = threadIdx.z;
+  if (z < here) {
+    const double* u = s_field + z * N * C;
+    for (int q = threadIdx.x; q < Q; q += blockDim.x) {
+      double result[C][T];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int t = 0; t < T; ++t) result[c][t] = 0.0;
+      double J[D][D];
+      if constexpr (physical) {
+#pragma unroll
+        for (int k = 0; k < D; ++k)
+#pragma unroll
+          for (int d = 0; d < D; ++d) J[k][d] = 0.0;
+      }
+#pragma unroll
+      for (int n = 0; n < N; ++n) {
+        double shape[T];
+#pragma unroll
+        for (int t = 0; t < T; ++t) shape[t] = s_table[(n * T + t) * Q + q];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          const double value = u[n * C + c];
+#pragma unroll
+          for (int t = 0; t < T; ++t) result[c][t] += shape[t] * value;
+        }
+        if constexpr (physical) {
+          const double* x = s_coordinates + (z * N + n) * D;
+#pragma unroll
+          for (int k = 0; k < D; ++k)
+#pragma unroll
+            for (int d = 0; d < D; ++d) J[k][d] += x[k] * shape[d];
+        }
+      }
+      if constexpr (physical) {
+        const double det = determinant(J);
+        const offset_t element = first + z;
+        if (!(det > 0.0)) atomicMin(args.first_inverted, (unsigned long long)element);
+        double inverse_t[D][D];
+        inverse_transpose(J, det, inverse_t);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          double reference[D];
+#pragma unroll
+          for (int d = 0; d < D; ++d) reference[d] = result[c][d];
+          physical_gradient<D>(inverse_t, reference, result[c]);
+        }
+        if (args.detj) args.detj[element * Q + q] = det;
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int t = 0; t < T; ++t) s_output[(z * C * T + c * T + t) * Qp + q] = result[c][t];
+    }
+  }
+  __syncthreads();
+
+  // 5. store: the block's results are the contiguous range [first * Q*C*T, (first + here) * Q*C*T)
+  constexpr int CT = C * T;
+  const int per_element = Q * CT;
+  double* out = args.out + first * per_element;
+  for (int i = thread; i < here * per_element; i += threads) {
+    const int element = i / per_element;
+    const int r = i - element * per_element;
+    const int q = r / CT, ct = r - q * CT;
+    out[i] = s_output[(element * CT + ct) * Qp + q];
+  }
+}
+
+}  // namespace feinterp::cuda

@@ -1,0 +1,56 @@
+// SharedLayout: where each array of the packed kernel lives in dynamic shared memory. Computed by the
+// same function on the host (to size the launch and refuse what does not fit) and in the kernel (to
+// place its pointers), so the two can never disagree.
+//
+//   [ table       nodes * T * Q doubles     shape-function table, [n][t][q]: one copy per block   ]
+//   [ field       E * nodes * C doubles     gathered nodal values, [z][n][c]                       ]
+//   [ coordinates E * nodes * D doubles     gathered node coordinates (physical gradients only)    ]
+//   [ output      E * C * T * Qp doubles    results, [z][c*T + t][q]; Qp = Q rounded up to odd     ]
+//   [ connectivity E * nodes ints           the block's connectivity, read with one coalesced pass ]
+//
+// with E = elements_per_block, T = 1 for values and D for gradients.
+//
+// Why the table is [n][t][q] and the output [z][ct][q] with odd Qp: thread q of an element reads
+// table[(n*T + t)*Q + q], so the 32 lanes of a warp read consecutive doubles (no bank conflict); in
+// the host's [q][n][t] order the stride between lanes would be nodes*T doubles, 192 for a p = 3
+// hexahedron, a 16-way conflict. The output is written by lanes q, q+1 (consecutive) and read back in
+// global order, where consecutive lanes step by Qp: an odd stride of 8-byte words spreads them over
+// all banks.
+#pragma once
+
+#include <cstddef>
+
+#include "../elements/config.hpp"
+#include "../fem/operation.hpp"
+
+namespace feinterp::cuda {
+
+struct SharedLayout {
+  int table_width;           ///< T: 1 for values, D for gradients
+  int padded_points;         ///< Qp
+  std::size_t table;         ///< offsets in doubles from the start
+  std::size_t field;
+  std::size_t coordinates;
+  std::size_t output;
+  std::size_t connectivity;  ///< offset in doubles of the int array (8-byte aligned)
+  std::size_t bytes;         ///< total dynamic shared memory
+};
+
+FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, Operation op, int points, int components,
+                                       int elements_per_block) {
+  SharedLayout layout{};
+  const std::size_t E = std::size_t(elements_per_block);
+  layout.table_width = op == Operation::values ? 1 : dimension;
+  layout.padded_points = points | 1;
+  layout.table = 0;
+  layout.field = layout.table + std::size_t(nodes) * layout.table_width * points;
+  layout.coordinates = layout.field + E * nodes * components;
+  const std::size_t coordinate_doubles = op == Operation::physical_gradients ? E * nodes * dimension : 0;
+  layout.output = layout.coordinates + coordinate_doubles;
+  layout.connectivity = layout.output + E * components * layout.table_width * layout.padded_points;
+  const std::size_t connectivity_doubles = (E * nodes * sizeof(node_index) + sizeof(double) - 1) / sizeof(double);
+  layout.bytes = (layout.connectivity + connectivity_doubles) * sizeof(double);
+  return layout;
+}
+
+}  // namespace feinterp::cuda

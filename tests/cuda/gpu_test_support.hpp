@@ -1,0 +1,12 @@
+// GPU tests skip, visibly, where no CUDA device is usable (CI's machine has nvcc but no GPU).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <feinterp/cuda/device.hpp>
+
+#define FEINTERP_REQUIRE_GPU()                                                                  \
+  do {                                                                                          \
+    if (!::feinterp::cuda::cuda_available())                                                    \
+      GTEST_SKIP() << "GPU test skipped: " << ::feinterp::cuda::cuda_unavailable_reason();     \
+  } while (0)
