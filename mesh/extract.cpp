@@ -41,24 +41,58 @@ namespace {
 struct TypeInfo {
   int code = 0;
   std::string name;
-  int dim = 0, order = 0, nodes = 0;
+  int dim = 0;
   std::size_t count = 0;
 };
 
-TypeInfo type_info(int code) {
-  TypeInfo info;
-  info.code = code;
+std::string type_name(int code) {
+  std::string name;
+  int dim = 0, order = 0, nodes = 0, primary = 0;
   std::vector<double> local;
-  int primary = 0;
-  gmsh::model::mesh::getElementProperties(code, info.name, info.dim, info.order, info.nodes, local, primary);
-  std::vector<std::size_t> tags, nodes;
-  gmsh::model::mesh::getElementsByType(code, tags, nodes);
-  info.count = tags.size();
-  return info;
+  gmsh::model::mesh::getElementProperties(code, name, dim, order, nodes, local, primary);
+  return name;
 }
 
 std::string describe(const TypeInfo& t) {
   return "'" + t.name + "' (Gmsh type " + std::to_string(t.code) + "): " + std::to_string(t.count) + " elements";
+}
+
+// The elements of one Gmsh type, gathered over entities.
+struct Bucket {
+  int dim = 0;
+  std::vector<std::size_t> element_tags, node_tags;
+  std::vector<int> physical_tags;
+};
+
+// Gmsh 4.8.4 keeps an entity's elements in one list per family (triangles, quadrangles, ...) and
+// assumes all of a list have the type of its first element: getElementTypes reports only that type,
+// and getElementsByType sizes its output for it and then writes each element's real node count,
+// overflowing the heap when a 6-node triangle follows a 3-node one in the same entity (measured:
+// "corrupted double-linked list"). So the element tags of each family are fetched without their nodes
+// (the preallocated, multi-task form of getElementsByType never writes nodes when given none), and
+// each element's real type and nodes come from getElement: ~170 ns per element, 0.17 s per million.
+void collect_entity(int dim, int entity, std::map<int, Bucket>& buckets) {
+  std::vector<int> codes;
+  gmsh::model::mesh::getElementTypes(codes, dim, entity);
+  std::vector<int> groups;
+  gmsh::model::getPhysicalGroupsForEntity(dim, entity, groups);
+  const int physical = groups.empty() ? 0 : groups.front();
+  for (int code : codes) {
+    std::vector<std::size_t> element_tags, no_nodes;
+    gmsh::model::mesh::preallocateElementsByType(code, true, false, element_tags, no_nodes, entity);
+    for (std::size_t task = 0; task < 2; ++task)
+      gmsh::model::mesh::getElementsByType(code, element_tags, no_nodes, entity, task, 2);
+    int real = 0;
+    std::vector<std::size_t> nodes;
+    for (std::size_t tag : element_tags) {
+      gmsh::model::mesh::getElement(tag, real, nodes);
+      Bucket& b = buckets[real];
+      b.dim = dim;
+      b.element_tags.push_back(tag);
+      b.node_tags.insert(b.node_tags.end(), nodes.begin(), nodes.end());
+      b.physical_tags.push_back(physical);
+    }
+  }
 }
 
 void read_fields(Mesh& mesh, const NodeTagMap& map, const LoadOptions& options, const std::string& context) {
@@ -115,32 +149,39 @@ void read_fields(Mesh& mesh, const NodeTagMap& map, const LoadOptions& options, 
 Mesh extract_current_model(const LoadOptions& options, const std::string& context) {
   Mesh mesh;
 
-  // ---- element types present, classified -----------------------------------------------------------
-  std::vector<int> codes;
-  gmsh::model::mesh::getElementTypes(codes);
-  std::vector<TypeInfo> types;
-  for (int code : codes) {
-    TypeInfo t = type_info(code);
-    if (t.count > 0) types.push_back(t);
-  }
+  // ---- elements, by their real type -------------------------------------------------------------------
+  gmsh::vectorpair entities;
+  gmsh::model::getEntities(entities);
   int top = 0;
-  for (const TypeInfo& t : types) top = std::max(top, t.dim);
-  if (types.empty()) throw MeshError(context + ": the file has no elements (expected 2D or 3D elements)");
+  for (const auto& [dim, entity] : entities) {
+    std::vector<int> codes;
+    gmsh::model::mesh::getElementTypes(codes, dim, entity);
+    if (!codes.empty()) top = std::max(top, dim);
+  }
+  bool any = false;
+  for (const auto& [dim, entity] : entities) {
+    std::vector<int> codes;
+    gmsh::model::mesh::getElementTypes(codes, dim, entity);
+    any |= !codes.empty();
+  }
+  if (!any) throw MeshError(context + ": the file has no elements (expected 2D or 3D elements)");
   if (top < 2)
     throw MeshError(context + ": the file has only " + std::to_string(top) +
                     "D elements (expected triangles, quadrilaterals, tetrahedra or hexahedra)");
   mesh.dimension = top;
   const int lowest_kept = options.keep_lower_dimensional ? 2 : top;
+  std::map<int, Bucket> buckets;
+  for (const auto& [dim, entity] : entities)
+    if (dim >= lowest_kept) collect_entity(dim, entity, buckets);
 
-  std::vector<std::pair<TypeInfo, ElementType>> kept;
+  std::vector<std::pair<int, ElementType>> kept;
   std::vector<TypeInfo> unsupported;
-  for (const TypeInfo& t : types) {
-    if (t.dim < lowest_kept) continue;
+  for (const auto& [code, bucket] : buckets) {
     ElementType type{};
-    if (from_gmsh_type_code(t.code, type))
-      kept.emplace_back(t, type);
+    if (from_gmsh_type_code(code, type))
+      kept.emplace_back(code, type);
     else
-      unsupported.push_back(t);
+      unsupported.push_back({code, type_name(code), bucket.dim, bucket.element_tags.size()});
   }
   if (!unsupported.empty()) {
     std::string list;
@@ -154,9 +195,10 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
   for (const auto& k : kept)
     if (k.second.order != kept.front().second.order) {
       std::string list;
-      for (const auto& kk : kept) list += (list.empty() ? "" : ", ") + describe(kk.first);
-      throw MeshError(context + ": the mesh mixes element orders: " + list +
-                      " (expected one order for all elements)");
+      for (const auto& kk : kept)
+        list += (list.empty() ? "" : ", ") +
+                describe({kk.first, type_name(kk.first), 0, buckets.at(kk.first).element_tags.size()});
+      throw MeshError(context + ": the mesh mixes element orders: " + list + " (expected one order for all elements)");
     }
   // Top dimension first, then the fixed order of all_element_types: blocks come out the same way
   // whatever order the file lists its elements in.
@@ -188,38 +230,28 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
   if (map.duplicate_tag())
     throw MeshError(context + ": node tag " + std::to_string(map.duplicate_tag()) + " appears twice (expected unique tags)");
 
-  // ---- blocks, entity by entity (for the physical tags) ---------------------------------------------------
-  for (const auto& [info, type] : kept) {
+  // ---- blocks ------------------------------------------------------------------------------------------------
+  for (const auto& [code, type] : kept) {
+    Bucket& bucket = buckets.at(code);
     ElementBlock block;
     block.type = type;
     const std::size_t per = std::size_t(nodes_per_element(type));
-    block.connectivity.reserve(info.count * per);
-    block.element_tags.reserve(info.count);
-    block.physical_tags.reserve(info.count);
-    gmsh::vectorpair entities;
-    gmsh::model::getEntities(entities, info.dim);
-    for (const auto& [dim, entity] : entities) {
-      std::vector<std::size_t> element_tags, node_tags;
-      gmsh::model::mesh::getElementsByType(info.code, element_tags, node_tags, entity);
-      if (element_tags.empty()) continue;
-      if (node_tags.size() != element_tags.size() * per)
-        throw MeshError(context + ": Gmsh returned " + std::to_string(node_tags.size()) + " node tags for " +
-                        std::to_string(element_tags.size()) + " elements of " + to_string(type) + " (expected " +
-                        std::to_string(per) + " per element)");
-      std::vector<int> groups;
-      gmsh::model::getPhysicalGroupsForEntity(dim, entity, groups);
-      const int physical = groups.empty() ? 0 : groups.front();
-      for (std::size_t k = 0; k < node_tags.size(); ++k) {
-        const node_index node = map.find(node_tags[k]);
-        if (node < 0)
-          throw MeshError(context + ": element " + std::to_string(element_tags[k / per]) + " (" + to_string(type) +
-                          ") references node " + std::to_string(node_tags[k]) +
-                          ", which is not in the file's nodes (expected every element node to be defined)");
-        block.connectivity.push_back(node);
-      }
-      block.element_tags.insert(block.element_tags.end(), element_tags.begin(), element_tags.end());
-      block.physical_tags.insert(block.physical_tags.end(), element_tags.size(), physical);
+    if (bucket.node_tags.size() != bucket.element_tags.size() * per)
+      throw MeshError(context + ": Gmsh returned " + std::to_string(bucket.node_tags.size()) + " node tags for " +
+                      std::to_string(bucket.element_tags.size()) + " elements of " + to_string(type) + " (expected " +
+                      std::to_string(per) + " per element)");
+    block.connectivity.resize(bucket.node_tags.size());
+    for (std::size_t k = 0; k < bucket.node_tags.size(); ++k) {
+      const node_index node = map.find(bucket.node_tags[k]);
+      if (node < 0)
+        throw MeshError(context + ": element " + std::to_string(bucket.element_tags[k / per]) + " (" + to_string(type) +
+                        ") references node " + std::to_string(bucket.node_tags[k]) +
+                        ", which is not in the file's nodes (expected every element node to be defined)");
+      block.connectivity[k] = node;
     }
+    std::vector<std::size_t>().swap(bucket.node_tags);
+    block.element_tags = std::move(bucket.element_tags);
+    block.physical_tags = std::move(bucket.physical_tags);
     mesh.blocks.push_back(std::move(block));
   }
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -116,12 +117,21 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
   const std::string temporary = dir + "/." + base + ".tmp-" + std::to_string(::getpid()) + "-" +
                                 std::to_string(counter++) + ".msh";  // .msh: Gmsh picks the format by extension
 
-  // Tags: the mesh's own when complete, else 1..N (element tags must be unique over all blocks).
-  bool have_element_tags = true;
+  // Element tags: the mesh's own when every block has them and the format is 4.1. Gmsh's MSH 2.2 writer
+  // renumbers elements 1..N in its own write order (lower dimensions first, then triangles before
+  // quadrangles, tetrahedra before hexahedra) while its view writer keeps the original tags (measured:
+  // ElementData tags that matched no element), so for 2.2 the tags are made 1..N in that order first.
+  bool have_element_tags = options.version > 4;
   for (const ElementBlock& b : mesh.blocks) have_element_tags &= !b.element_tags.empty();
   std::vector<std::vector<std::size_t>> element_tags(mesh.blocks.size());
+  std::vector<std::size_t> order(mesh.blocks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const ElementType ta = mesh.blocks[a].type, tb = mesh.blocks[b].type;
+    return std::make_pair(dimension(ta.shape), int(ta.shape)) < std::make_pair(dimension(tb.shape), int(tb.shape));
+  });
   std::size_t next = 1;
-  for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
+  for (std::size_t i : order) {
     element_tags[i] = mesh.blocks[i].element_tags;
     if (!have_element_tags)
       for (std::size_t& t : element_tags[i]) t = next++;

@@ -39,6 +39,8 @@ struct PointData {
   std::size_t size = 0;       ///< number of doubles at data, checked: E * Q * C * max(D, 1)
 };
 
+/// Element tags: a 4.1 file keeps the mesh's element tags; a 2.2 file numbers elements 1..N (Gmsh's
+/// 2.2 writer renumbers them anyway), lower dimensions first, then in block-shape order.
 struct WriteOptions {
   double version = 4.1;  ///< 4.1 or 2.2
   bool binary = true;
