@@ -1,0 +1,502 @@
+// The CPU interpolation against exact answers: polynomial fields the elements reproduce, on meshes of
+// randomly perturbed (curved) elements, affine elements and a quadratic-curved p = 2 mesh; every
+// output poisoned with NaN first and every entry checked. Plus threads, inverted elements, and the
+// validation of arguments.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <feinterp/elements/elements.hpp>
+#include <feinterp/fem/interpolate.hpp>
+#include <feinterp/fem/tabulation.hpp>
+
+namespace feinterp {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::string name_of(const ::testing::TestParamInfo<ElementType>& info) {
+  return std::string(shape_name(info.param.shape)) + "_p" + std::to_string(info.param.order);
+}
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+template <class E>
+std::array<double, 3> random_reference_point(std::mt19937& random) {
+  std::array<double, 3> xi{0, 0, 0};
+  if constexpr (E::simplex) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (;;) {
+      double sum = 0;
+      for (int d = 0; d < E::dimension; ++d) sum += xi[d] = u(random);
+      if (sum <= 1.0) return xi;
+    }
+  } else {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int d = 0; d < E::dimension; ++d) xi[d] = u(random);
+    return xi;
+  }
+}
+
+/// Q random reference points, as a PointSet built directly (no dependency on quadrature).
+PointSet random_points(ElementType type, int Q, std::mt19937& random) {
+  return visit(type, [&](auto element) {
+    using E = decltype(element);
+    PointSet points;
+    points.shape = type.shape;
+    points.name = "random points";
+    for (int q = 0; q < Q; ++q) {
+      const auto xi = random_reference_point<E>(random);
+      points.coordinates.insert(points.coordinates.end(), xi.begin(), xi.begin() + E::dimension);
+    }
+    return points;
+  });
+}
+
+/// A random polynomial in D variables of total degree <= p (simplices) or degree <= p in each
+/// variable (tensor shapes, `tensor`), with its gradient.
+struct Polynomial {
+  int D = 3;
+  std::vector<std::array<int, 3>> exponents;
+  std::vector<double> coefficients;
+  Polynomial(int D_, int p, bool tensor, std::mt19937& random) : D(D_) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int a = 0; a <= p; ++a)
+      for (int b = 0; b <= p; ++b)
+        for (int c = 0; c <= (D == 3 ? p : 0); ++c)
+          if (tensor || a + b + c <= p) {
+            exponents.push_back({a, b, c});
+            coefficients.push_back(u(random));
+          }
+  }
+  double operator()(const double* x) const {
+    double v = 0;
+    for (std::size_t i = 0; i < exponents.size(); ++i) {
+      double m = coefficients[i];
+      for (int d = 0; d < D; ++d) m *= std::pow(x[d], exponents[i][d]);
+      v += m;
+    }
+    return v;
+  }
+  double derivative(const double* x, int axis) const {
+    double v = 0;
+    for (std::size_t i = 0; i < exponents.size(); ++i) {
+      if (exponents[i][axis] == 0) continue;
+      double m = coefficients[i] * exponents[i][axis];
+      for (int d = 0; d < D; ++d) m *= std::pow(x[d], d == axis ? exponents[i][d] - 1 : exponents[i][d]);
+      v += m;
+    }
+    return v;
+  }
+};
+
+/// A block whose elements each own their N nodes, numbered in a random order (so the gather really
+/// goes through the connectivity), with node positions given by place(e, xi, x[3]).
+struct TestMesh {
+  ElementType type;
+  offset_t elements = 0, node_count = 0;
+  std::vector<node_index> connectivity;
+  std::vector<double> coordinates;
+  std::vector<double> reference;  // reference position of each global node in its element, 3 per node
+  std::vector<offset_t> owner;    // element of each global node
+  BlockView block() const { return {type, connectivity.data(), elements}; }
+};
+
+TestMesh make_mesh(ElementType type, offset_t elements, std::mt19937& random,
+                   const std::function<void(offset_t, const double*, double*)>& place) {
+  TestMesh mesh;
+  mesh.type = type;
+  mesh.elements = elements;
+  const int N = nodes_per_element(type);
+  mesh.node_count = elements * N;
+  std::vector<node_index> numbering(std::size_t(mesh.node_count));
+  std::iota(numbering.begin(), numbering.end(), 0);
+  std::shuffle(numbering.begin(), numbering.end(), random);
+  mesh.connectivity = numbering;
+  mesh.coordinates.assign(std::size_t(mesh.node_count) * 3, nan);
+  mesh.reference.assign(std::size_t(mesh.node_count) * 3, 0.0);
+  mesh.owner.assign(std::size_t(mesh.node_count), -1);
+  visit(type, [&](auto element) {
+    using E = decltype(element);
+    for (offset_t e = 0; e < elements; ++e)
+      for (int n = 0; n < N; ++n) {
+        const node_index g = mesh.connectivity[std::size_t(e * N + n)];
+        double xi[3] = {0, 0, 0};
+        E::reference_node(n, xi);
+        place(e, xi, &mesh.coordinates[std::size_t(g) * 3]);
+        std::copy(xi, xi + 3, &mesh.reference[std::size_t(g) * 3]);
+        mesh.owner[std::size_t(g)] = e;
+      }
+  });
+  return mesh;
+}
+
+/// A random affine map x = A xi + b with det A > 0 (A near 2 I); for 2D elements z gets a random
+/// value the library must ignore.
+struct Affine {
+  Eigen::Matrix3d A;
+  Eigen::Vector3d b;
+  int D;
+  Affine(int D_, std::mt19937& random) : D(D_) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    A = 2.0 * Eigen::Matrix3d::Identity();
+    for (int k = 0; k < 3; ++k) {
+      b[k] = u(random);
+      for (int d = 0; d < 3; ++d) A(k, d) += 0.5 * u(random);
+    }
+    if (A.topLeftCorner(D, D).determinant() < 0) A.col(0) *= -1;
+    if (D == 2) A.row(2).setZero(), A.col(2).setZero();
+  }
+  void operator()(const double* xi, double* x, std::mt19937& random) const {
+    std::uniform_real_distribution<double> u(-100.0, 100.0);
+    for (int k = 0; k < 3; ++k) {
+      x[k] = b[k];
+      for (int d = 0; d < D; ++d) x[k] += A(k, d) * xi[d];
+    }
+    if (D == 2) x[2] = u(random);  // ignored by 2D elements
+  }
+};
+
+void expect_close(const std::vector<double>& got, const std::vector<double>& expected, double tolerance,
+                  const std::string& what) {
+  ASSERT_EQ(got.size(), expected.size());
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double error = std::abs(got[i] - expected[i]);
+    // !(error <= ...) also catches a NaN left by the poisoning: every entry must have been written.
+    if (!(error <= tolerance * std::max(1.0, std::abs(expected[i]))) && ++failures <= 5)
+      ADD_FAILURE() << what << "[" << i << "] = " << got[i] << ", expected " << expected[i];
+  }
+  EXPECT_EQ(failures, 0u) << what;
+}
+
+// ---- exactness ----------------------------------------------------------------------------------
+
+class InterpolateAllTypes : public ::testing::TestWithParam<ElementType> {};
+INSTANTIATE_TEST_SUITE_P(AllTypes, InterpolateAllTypes, ::testing::ValuesIn(all_element_types), name_of);
+
+// Values and reference gradients depend on the nodal values only: nodal values of a polynomial of the
+// element's space in its reference coordinates give that polynomial back, on any geometry. Relative
+// tolerance 1e-12: sums of <= 64 products of magnitude <= ~10 in double.
+TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
+  const ElementType type = GetParam();
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("random seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  const int D = dimension(type.shape), Q = 7;
+  const offset_t E = 37;
+  std::vector<Affine> maps;
+  for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
+  std::uniform_real_distribution<double> perturbation(-0.05, 0.05);
+  const TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
+    maps[std::size_t(e)](xi, x, random);
+    for (int k = 0; k < D; ++k) x[k] += perturbation(random);  // curved, randomly perturbed elements
+  });
+  const PointSet points = random_points(type, Q, random);
+  const Tabulation table = tabulate(type, points);
+  for (int C : {1, 2, 3, 5, 9}) {
+    SCOPED_TRACE("components " + std::to_string(C));
+    // A different polynomial per (element, component).
+    std::vector<Polynomial> f;
+    for (offset_t i = 0; i < E * C; ++i) f.emplace_back(D, type.order, !is_simplex(type.shape), random);
+    std::vector<double> u(std::size_t(mesh.node_count) * C);
+    for (offset_t g = 0; g < mesh.node_count; ++g)
+      for (int c = 0; c < C; ++c)
+        u[std::size_t(g * C + c)] = f[std::size_t(mesh.owner[g] * C + c)](&mesh.reference[std::size_t(g) * 3]);
+    std::vector<double> expected_values, expected_gradients;
+    for (offset_t e = 0; e < E; ++e)
+      for (int q = 0; q < Q; ++q)
+        for (int c = 0; c < C; ++c) {
+          const Polynomial& p = f[std::size_t(e * C + c)];
+          expected_values.push_back(p(points.point(q)));
+          for (int d = 0; d < D; ++d) expected_gradients.push_back(p.derivative(points.point(q), d));
+        }
+    const FieldView field{u.data(), u.size(), C};
+    std::vector<double> values(expected_values.size(), nan), gradients(expected_gradients.size(), nan);
+    interpolate_values(mesh.block(), table, mesh.node_count, field, {values.data(), values.size()});
+    expect_close(values, expected_values, 1e-12, "values");
+    interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, {gradients.data(), gradients.size()});
+    expect_close(gradients, expected_gradients, 1e-12, "reference gradients");
+  }
+}
+
+// On affine elements x = A xi + b, a polynomial of total degree <= p in x is a polynomial of the
+// element's space in xi, so its physical gradient is exact, and det J = det A. Tolerance 1e-11
+// relative: |A| ~ 2.5, cond(A) <= ~10, values up to ~3^p.
+TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes) {
+  const ElementType type = GetParam();
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("random seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  const int D = dimension(type.shape), Q = 6, C = 3;
+  const offset_t E = 29;
+  std::vector<Affine> maps;
+  for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
+  const TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
+    maps[std::size_t(e)](xi, x, random);
+  });
+  const PointSet points = random_points(type, Q, random);
+  const Tabulation table = tabulate(type, points);
+  std::vector<Polynomial> f;
+  for (int c = 0; c < C; ++c) f.emplace_back(D, type.order, false, random);  // total degree <= p in x
+  std::vector<double> u(std::size_t(mesh.node_count) * C);
+  for (offset_t g = 0; g < mesh.node_count; ++g)
+    for (int c = 0; c < C; ++c) u[std::size_t(g * C + c)] = f[c](&mesh.coordinates[std::size_t(g) * 3]);
+  std::vector<double> expected_gradients, expected_detj;
+  for (offset_t e = 0; e < E; ++e)
+    for (int q = 0; q < Q; ++q) {
+      double x[3];
+      maps[std::size_t(e)](points.point(q), x, random);
+      expected_detj.push_back(maps[std::size_t(e)].A.topLeftCorner(D, D).determinant());
+      for (int c = 0; c < C; ++c)
+        for (int d = 0; d < D; ++d) expected_gradients.push_back(f[c].derivative(x, d));
+    }
+  std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detj.size(), nan);
+  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                 {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
+                                 {detj.data(), detj.size()});
+  expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
+  expect_close(detj, expected_detj, 1e-12, "det J");
+  // Without a det J output, the same gradients.
+  std::vector<double> again(gradients.size(), nan);
+  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                 {u.data(), u.size(), C}, {again.data(), again.size()}, {});
+  EXPECT_EQ(0, std::memcmp(again.data(), gradients.data(), again.size() * sizeof(double)));
+}
+
+// A curved p = 2 mesh: each element is the image of the reference element by a quadratic map
+// Phi(xi) = A xi + b + 0.1 B(xi, xi), which the p = 2 geometry reproduces exactly; the field is
+// u(x) = g(Phi^-1(x)) with g quadratic, so u_h = u and du/dx = DPhi^-T grad g exactly, with DPhi
+// computed analytically here (independently of geometry.hpp). All that separates the two is
+// rounding: cond(DPhi) <= ~10 times ~1e-15 per operation over ~100 operations: tolerance 1e-11.
+class InterpolateCurved : public ::testing::TestWithParam<ElementType> {};
+INSTANTIATE_TEST_SUITE_P(QuadraticTypes, InterpolateCurved,
+                         ::testing::Values(ElementType{Shape::triangle, 2}, ElementType{Shape::quadrilateral, 2},
+                                           ElementType{Shape::tetrahedron, 2}, ElementType{Shape::hexahedron, 2}),
+                         name_of);
+
+TEST_P(InterpolateCurved, PhysicalGradientsOnQuadraticallyCurvedElements) {
+  const ElementType type = GetParam();
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("random seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const int D = dimension(type.shape), Q = 8, C = 2;
+  const offset_t E = 23;
+  struct Quadratic {
+    Affine affine;
+    double B[3][3][3];  // x_k += 0.1 * B[k][i][j] xi_i xi_j
+  };
+  std::vector<Quadratic> maps;
+  for (offset_t e = 0; e < E; ++e) {
+    Quadratic m{Affine(D, random), {}};
+    for (int k = 0; k < D; ++k)
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) m.B[k][i][j] = 0.1 * uniform(random);
+    maps.push_back(m);
+  }
+  auto phi = [&](offset_t e, const double* xi, double* x) {
+    const Quadratic& m = maps[std::size_t(e)];
+    for (int k = 0; k < 3; ++k) {
+      x[k] = m.affine.b[k];
+      for (int d = 0; d < D; ++d) x[k] += m.affine.A(k, d) * xi[d];
+      if (k < D)
+        for (int i = 0; i < D; ++i)
+          for (int j = 0; j < D; ++j) x[k] += m.B[k][i][j] * xi[i] * xi[j];
+    }
+  };
+  auto dphi = [&](offset_t e, const double* xi) {  // J(k, d) = dPhi_k/dxi_d
+    const Quadratic& m = maps[std::size_t(e)];
+    Eigen::MatrixXd J = m.affine.A.topLeftCorner(D, D);
+    for (int k = 0; k < D; ++k)
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) {
+          J(k, i) += m.B[k][i][j] * xi[j];
+          J(k, j) += m.B[k][i][j] * xi[i];
+        }
+    return J;
+  };
+  const TestMesh mesh = make_mesh(type, E, random, phi);
+  const PointSet points = random_points(type, Q, random);
+  const Tabulation table = tabulate(type, points);
+  std::vector<Polynomial> g;
+  for (int c = 0; c < C; ++c) g.emplace_back(D, 2, false, random);  // total degree 2 in xi
+  std::vector<double> u(std::size_t(mesh.node_count) * C);
+  for (offset_t n = 0; n < mesh.node_count; ++n)
+    for (int c = 0; c < C; ++c) u[std::size_t(n * C + c)] = g[c](&mesh.reference[std::size_t(n) * 3]);
+  std::vector<double> expected_gradients, expected_detj;
+  for (offset_t e = 0; e < E; ++e)
+    for (int q = 0; q < Q; ++q) {
+      const Eigen::MatrixXd J = dphi(e, points.point(q));
+      ASSERT_GT(J.determinant(), 0.1) << "the random map must not fold the element";
+      expected_detj.push_back(J.determinant());
+      const Eigen::MatrixXd JinvT = J.inverse().transpose();
+      for (int c = 0; c < C; ++c) {
+        Eigen::VectorXd reference(D);
+        for (int d = 0; d < D; ++d) reference[d] = g[c].derivative(points.point(q), d);
+        const Eigen::VectorXd physical = JinvT * reference;
+        for (int d = 0; d < D; ++d) expected_gradients.push_back(physical[d]);
+      }
+    }
+  std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detj.size(), nan);
+  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                 {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
+                                 {detj.data(), detj.size()});
+  expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
+  expect_close(detj, expected_detj, 1e-12, "det J");
+}
+
+// ---- threads and errors -------------------------------------------------------------------------
+
+TestMesh perturbed_mesh(ElementType type, offset_t E, std::mt19937& random) {
+  const int D = dimension(type.shape);
+  std::vector<Affine> maps;
+  for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
+  std::uniform_real_distribution<double> perturbation(-0.05, 0.05);
+  return make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
+    maps[std::size_t(e)](xi, x, random);
+    for (int k = 0; k < D; ++k) x[k] += perturbation(random);
+  });
+}
+
+class InterpolateThreads : public ::testing::TestWithParam<ElementType> {};
+INSTANTIATE_TEST_SUITE_P(SomeTypes, InterpolateThreads,
+                         ::testing::Values(ElementType{Shape::triangle, 3}, ElementType{Shape::tetrahedron, 1},
+                                           ElementType{Shape::hexahedron, 2}),
+                         name_of);
+
+// 5000 elements over 4 threads (more than 1024 per thread, so 4 threads really run): bitwise the
+// results of one thread, for every operation.
+TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
+  const ElementType type = GetParam();
+  std::mt19937 random(std::random_device{}());
+  const offset_t E = 5000;
+  const TestMesh mesh = perturbed_mesh(type, E, random);
+  const int D = dimension(type.shape), Q = 5;
+  const Tabulation table = tabulate(type, random_points(type, Q, random));
+  for (int C : {1, 3, 4}) {
+    SCOPED_TRACE("components " + std::to_string(C));
+    std::vector<double> u(std::size_t(mesh.node_count) * C);
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    for (double& v : u) v = uniform(random);
+    const FieldView field{u.data(), u.size(), C};
+    for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients}) {
+      SCOPED_TRACE(operation_name(op));
+      std::vector<double> results[2], detj[2];
+      for (int run = 0; run < 2; ++run) {
+        CpuOptions options;
+        options.threads = run == 0 ? 1 : 4;
+        results[run].assign(output_size(op, E, Q, C, D), nan);
+        detj[run].assign(std::size_t(E * Q), nan);
+        const OutputView out{results[run].data(), results[run].size()};
+        if (op == Operation::values) interpolate_values(mesh.block(), table, mesh.node_count, field, out, options);
+        if (op == Operation::reference_gradients)
+          interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, out, options);
+        if (op == Operation::physical_gradients)
+          interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count, field, out,
+                                         {detj[run].data(), detj[run].size()}, options);
+      }
+      for (double v : results[1]) ASSERT_FALSE(std::isnan(v)) << "an output was not written";
+      EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(double)));
+      if (op == Operation::physical_gradients)
+        EXPECT_EQ(0, std::memcmp(detj[0].data(), detj[1].data(), detj[0].size() * sizeof(double)));
+    }
+  }
+}
+
+// Mirroring an element's nodes through the plane x = 0 reverses its orientation: det J < 0.
+TEST(InterpolateErrors, InvertedElementIsReportedBySmallestIndex) {
+  for (ElementType type : {ElementType{Shape::tetrahedron, 1}, ElementType{Shape::quadrilateral, 2}}) {
+    SCOPED_TRACE(to_string(type));
+    std::mt19937 random(std::random_device{}());
+    const offset_t E = 5000;
+    TestMesh mesh = perturbed_mesh(type, E, random);
+    const int N = nodes_per_element(type), Q = 3;
+    for (offset_t bad : {offset_t(3100), offset_t(4900)})
+      for (int n = 0; n < N; ++n) {
+        double& x = mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(bad * N + n)]) * 3];
+        x = -x;
+      }
+    const Tabulation table = tabulate(type, random_points(type, Q, random));
+    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
+    std::vector<double> out(output_size(Operation::physical_gradients, E, Q, 1, dimension(type.shape)));
+    for (int threads : {1, 2, 4}) {
+      CpuOptions options;
+      options.threads = threads;
+      try {
+        interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                       {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, options);
+        ADD_FAILURE() << "no InvertedElementError with " << threads << " threads";
+      } catch (const InvertedElementError& error) {
+        EXPECT_EQ(error.element(), 3100) << threads << " threads";
+        EXPECT_LT(error.detj(), 0.0);
+        EXPECT_NE(std::string(error.what()).find("element 3100"), std::string::npos) << error.what();
+      }
+    }
+  }
+}
+
+void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
+  try {
+    call();
+    ADD_FAILURE() << "expected std::invalid_argument mentioning '" << fragment << "'";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
+        << "message '" << error.what() << "' does not mention '" << fragment << "'";
+  }
+}
+
+TEST(InterpolateErrors, InvalidArgumentsAreRejectedWithTheExpectedSize) {
+  std::mt19937 random(1);
+  const ElementType type{Shape::triangle, 2};
+  TestMesh mesh = perturbed_mesh(type, 10, random);  // 60 nodes
+  const Tabulation table = tabulate(type, random_points(type, 4, random));
+  std::vector<double> u(std::size_t(mesh.node_count) * 2, 1.0), out(10 * 4 * 2 * 2, 0.0), detj(40);
+  const FieldView field{u.data(), u.size(), 2};
+  const OutputView output{out.data(), out.size()};
+
+  // Wrong field size: expected 60 * 2 = 120.
+  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, {u.data(), 119, 2}, output); },
+                 "120");
+  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, {u.data(), u.size(), 10}, output); },
+                 "1 to 9");
+  // Wrong output size: values need 10 * 4 * 2 = 80, gradients 160, det J 40.
+  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, {out.data(), 79}); }, "80");
+  expect_invalid(
+      [&] { interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, {out.data(), 159}); },
+      "160");
+  expect_invalid(
+      [&] {
+        interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count, field, output,
+                                       {detj.data(), 39});
+      },
+      "40");
+  // Table of another type.
+  const Tabulation other = tabulate({Shape::triangle, 1}, random_points({Shape::triangle, 1}, 4, random));
+  expect_invalid([&] { interpolate_values(mesh.block(), other, mesh.node_count, field, output); }, "triangle p2");
+  // Connectivity out of range: element 7, local node 4 holds 60, expected [0, 60).
+  mesh.connectivity[7 * 6 + 4] = node_index(mesh.node_count);
+  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, output); }, "[0, 60)");
+  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, output); }, "element 7");
+  mesh.connectivity[7 * 6 + 4] = -1;
+  expect_invalid([&] { validate_connectivity(mesh.block(), mesh.node_count); }, "local node 4");
+}
+
+TEST(InterpolateErrors, EmptyBlockWritesNothing) {
+  const ElementType type{Shape::hexahedron, 1};
+  std::mt19937 random(2);
+  const Tabulation table = tabulate(type, random_points(type, 2, random));
+  EXPECT_NO_THROW(interpolate_values({type, nullptr, 0}, table, 0, {nullptr, 0, 1}, {nullptr, 0}));
+}
+
+}  // namespace
+}  // namespace feinterp
