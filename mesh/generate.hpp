@@ -3,8 +3,11 @@
 //
 // How a large mesh is made fast (Gmsh's 2D unstructured mesher does ~20k triangles/s on one core):
 // a coarse unstructured mesh of at most ~25k elements is generated, then uniformly refined k times
-// with gmsh::model::mesh::refine (x4 elements per step in 2D, x8 in 3D), then raised to order p with
-// setOrder. Quadrilaterals come from splitting each triangle into 3 (Mesh.SubdivisionAlgorithm 1),
+// (x4 elements per step in 2D, x8 in 3D) by feinterp itself (detail/refine.hpp: Gmsh 4.8.4's refine
+// took 5 s for the last 250k -> 1M triangle step), then raised to order p with Gmsh's setOrder. A
+// refined mesh is straight-sided: on the ball, its boundary is the coarse mesh's polyhedron, and
+// high-order nodes lie on straight edges; an unrefined one (target <= ~25k, or 100k quads/hexes) has
+// its high-order boundary nodes on the circle/sphere. Quadrilaterals come from splitting each triangle into 3 (Mesh.SubdivisionAlgorithm 1),
 // hexahedra from splitting each tetrahedron into 4 (Mesh.SubdivisionAlgorithm 2); refinement keeps
 // the shape. The coarse mesh size is calibrated (up to 4 corrections of h), so the element count
 // lands within ~5% of the target for targets of a few thousand elements and more (the refinement
