@@ -11,6 +11,7 @@
 #include <feinterp/mesh/write.hpp>
 #include <filesystem>
 #include <random>
+#include <thread>
 
 #include "mesh_test_util.hpp"
 
@@ -285,4 +286,22 @@ TEST(GmshHandling, MeshNamedWithAnotherExtension) {
   EXPECT_EQ(load_msh(dir / "mesh.dat").element_count(), 2);
 }
 
+}  // namespace
+
+namespace {
+TEST(GmshHandling, ConcurrentCallsAreSerialised) {
+  test::TempDir dir;
+  test::write_file(dir / "a.msh", msh22(test::square_nodes(), test::square_triangles()));
+  std::vector<offset_t> counts(4, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < counts.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i)
+        counts[t] += t % 2 ? load_msh(dir / "a.msh").element_count() : generate_mesh({{Shape::triangle, 1}, 50, 1}).element_count() > 0;
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(counts[1], 10);
+  EXPECT_EQ(counts[3], 10);
+  EXPECT_EQ(counts[0], 5);
+}
 }  // namespace
