@@ -275,7 +275,7 @@ const std::vector<SymmetricRule>& symmetric_rules() {
        "Keast 1986"},
       // 35 points, S4 + S31 + S22 + 2 S211: 11 parameters for the 11 symmetric moment conditions of
       // degree 7, solved here; smallest barycentric coordinate 0.0213. Witherden & Vincent (2015) also
-      // give a positive interior 35-point degree-7 rule; Keast's 31-point one has a negative weight.
+      // give a positive interior 35-point degree-7 rule.
       {Shape::tetrahedron, 7,
        {{Orbit::S4, 0, 0, 0.015914214910688474810},
         {Orbit::S31, 0.31570114977820279942, 0, 0.0070549302016611715127},
@@ -283,7 +283,19 @@ const std::vector<SymmetricRule>& symmetric_rules() {
         {Orbit::S211, 0.021265472541483245989, 0.14663881381848494690, 0.0013517951383172235944},
         {Orbit::S211, 0.18883383102600104774, 0.57517163758700002348, 0.0062011884547224368949}},
        "solved, 35-point orbit structure"},
-      // FEINTERP_SYMMETRIC_RULES
+      // 46 points, 4 S31 + S22 + 2 S211: 16 parameters for the 15 symmetric moment conditions of degree 8,
+      // a one-parameter family, of which the search found this member; its smallest barycentric
+      // coordinate is only 0.0019 (the S211 orbit b), still strictly inside. Witherden & Vincent (2015)
+      // also give a positive interior 46-point degree-8 rule; the collapsed rule would need 125 points.
+      {Shape::tetrahedron, 8,
+       {{Orbit::S31, 0.31334324464815188650, 0, 0.0075924467568209836424},
+        {Orbit::S31, 0.046486723991738094343, 0, 0.0016130028588533532388},
+        {Orbit::S31, 0.12125323988235337280, 0, 0.0057774311488421710637},
+        {Orbit::S31, 0.18990589870078058461, 0, 0.0069480089871803813173},
+        {Orbit::S22, 0.066679829833272911532, 0, 0.0062593216306029968832},
+        {Orbit::S211, 0.20376019094046888179, 0.0018573010160629411940, 0.0022506191997440775665},
+        {Orbit::S211, 0.021146847286428008080, 0.71152977701212236794, 0.0011983122899443497934}},
+       "solved, 46-point orbit structure"},
   };
   return rules;
 }

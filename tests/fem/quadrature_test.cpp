@@ -204,8 +204,8 @@ TEST(QuadratureTest, SimplexPointCounts) {
   EXPECT_EQ(quadrature_rule(Shape::triangle, 6).name, "symmetric 12-point degree 6");
   EXPECT_EQ(quadrature_rule(Shape::triangle, 9).name, "collapsed Gauss-Jacobi 5x5");
 
-  const int tetrahedron[] = {1, 1, 4, 8, 14, 14, 24, 35};
-  for (int degree = 0; degree <= 7; ++degree)
+  const int tetrahedron[] = {1, 1, 4, 8, 14, 14, 24, 35, 46, 125};
+  for (int degree = 0; degree <= 9; ++degree)
     EXPECT_EQ(quadrature_rule(Shape::tetrahedron, degree).size(), tetrahedron[degree]) << "degree " << degree;
   EXPECT_EQ(quadrature_rule(Shape::tetrahedron, 4).degree, 5);
   EXPECT_EQ(quadrature_rule(Shape::tetrahedron, 31).name, "collapsed Gauss-Jacobi 16x16x16");
