@@ -1,5 +1,6 @@
 #include "interpolate.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <vector>
@@ -58,8 +59,14 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
     if (config.shared_bytes > 48 * 1024)
       check(cudaFuncSetAttribute(kernels.packed, cudaFuncAttributeMaxDynamicSharedMemorySize, int(config.shared_bytes)),
             "raising the shared-memory limit of the packed kernel");
-    const offset_t blocks = (args.elements + config.elements_per_block - 1) / config.elements_per_block;
-    if (blocks > INT_MAX) throw std::invalid_argument("too many elements for one launch: " + std::to_string(args.elements));
+    // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
+    // strides over groups of elements), never more than there are groups.
+    const int threads = config.threads_per_element * config.elements_per_block;
+    int resident = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernels.packed, threads, config.shared_bytes),
+          "querying the packed kernel's occupancy");
+    const offset_t groups = (args.elements + config.elements_per_block - 1) / config.elements_per_block;
+    const offset_t blocks = std::min<offset_t>(groups, offset_t(std::max(resident, 1)) * device.multiprocessors);
     kernels.launch_packed(dim3(unsigned(blocks)), dim3(config.threads_per_element, 1, config.elements_per_block),
                           config.shared_bytes, options.stream, args);
   }
