@@ -1,0 +1,215 @@
+// The tuning-table format: parse/format round trip, every malformed line names its line, lookups.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <feinterp/tuning/table.hpp>
+
+using namespace feinterp;
+using namespace feinterp::tuning;
+
+namespace {
+
+const std::string header =
+    "# feinterp tuning table v1\n"
+    "device: NVIDIA H100 80GB HBM3\n"
+    "compute_capability: 9.0\n"
+    "points: nodes\n";
+
+const std::string sample = header +
+                           "# element order components operation points elements_per_block time_us\n"
+                           "triangle 1 1 reference_gradients 3 32 43.9\n"
+                           "\n"
+                           "hexahedron 3 3 physical_gradients 64 2 12034.5   # trailing comment\n"
+                           "tri 2 2 values 6 16 51\n";
+
+/// The error of parsing `text`: its line and message (fails the test if it parses).
+TuningTableError error_of(const std::string& text) {
+  try {
+    parse_tuning_table(text, "test.txt");
+  } catch (const TuningTableError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "parsed without error:\n" << text;
+  return TuningTableError("", 0, "");
+}
+
+bool same(const TuningEntry& a, const TuningEntry& b) {
+  return a.type == b.type && a.components == b.components && a.op == b.op && a.points == b.points &&
+         a.elements_per_block == b.elements_per_block && a.time_us == b.time_us;
+}
+
+}  // namespace
+
+TEST(TuningTable, ParsesTheDocumentedFormat) {
+  const TuningTable t = parse_tuning_table(sample, "sample.txt");
+  EXPECT_EQ(t.device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(t.major, 9);
+  EXPECT_EQ(t.minor, 0);
+  EXPECT_EQ(t.point_set, "nodes");
+  ASSERT_EQ(t.entries.size(), 3u);
+  // Sorted by (shape, order, operation, C, Q).
+  EXPECT_EQ(t.entries[0].type, (ElementType{Shape::triangle, 1}));
+  EXPECT_EQ(t.entries[0].elements_per_block, 32);
+  EXPECT_DOUBLE_EQ(t.entries[0].time_us, 43.9);
+  EXPECT_EQ(t.entries[0].line, 6);
+  EXPECT_EQ(t.entries[1].type, (ElementType{Shape::triangle, 2}));
+  EXPECT_EQ(t.entries[1].op, Operation::values);
+  EXPECT_EQ(t.entries[2].type, (ElementType{Shape::hexahedron, 3}));
+  EXPECT_EQ(t.entries[2].line, 8);
+  EXPECT_TRUE(t.matches("NVIDIA H100 80GB HBM3", 9, 0));
+  EXPECT_FALSE(t.matches("NVIDIA H100 80GB HBM3", 8, 0));
+  EXPECT_FALSE(t.matches("NVIDIA H100 PCIe", 9, 0));
+  EXPECT_FALSE(t.matches("nvidia h100 80gb hbm3", 9, 0));
+}
+
+TEST(TuningTable, FormatParseRoundTrip) {
+  const TuningTable t = parse_tuning_table(sample, "sample.txt");
+  const std::string text = format_tuning_table(t, {"a comment", "", "another"});
+  const TuningTable back = parse_tuning_table(text, "formatted");
+  EXPECT_EQ(back.device, t.device);
+  EXPECT_EQ(back.major, t.major);
+  EXPECT_EQ(back.minor, t.minor);
+  EXPECT_EQ(back.point_set, t.point_set);
+  ASSERT_EQ(back.entries.size(), t.entries.size());
+  for (std::size_t i = 0; i < t.entries.size(); ++i) EXPECT_TRUE(same(back.entries[i], t.entries[i])) << i;
+  EXPECT_EQ(format_tuning_table(back, {"a comment", "", "another"}), text);  // a fixed point
+  EXPECT_NE(text.find("# a comment\n#\n# another\n"), std::string::npos);
+}
+
+TEST(TuningTable, RoundTripKeepsAnyTime) {
+  TuningTable t;
+  t.device = "Some GPU";
+  t.major = 12;
+  t.minor = 1;
+  t.point_set = "quadrature";
+  for (double time : {1.0 / 3.0, 1e-3, 123456.789, 0.1, 7.0}) {
+    TuningEntry e;
+    e.type = {Shape::tetrahedron, 2};
+    e.components = 1 + int(t.entries.size());
+    e.op = Operation::values;
+    e.points = 11;
+    e.elements_per_block = 5;
+    e.time_us = time;
+    t.entries.push_back(e);
+  }
+  const TuningTable back = parse_tuning_table(format_tuning_table(t), "t");
+  ASSERT_EQ(back.entries.size(), t.entries.size());
+  for (std::size_t i = 0; i < t.entries.size(); ++i) EXPECT_TRUE(same(back.entries[i], t.entries[i])) << i;
+}
+
+TEST(TuningTable, EveryMalformedLineIsNamed) {
+  struct Case {
+    std::string text;
+    int line;
+    std::string expected;  // a part of the message
+  };
+  const std::string entry = "triangle 1 1 values 3 32 4.5\n";
+  const std::vector<Case> cases = {
+      {"", 0, "empty"},
+      {"device: X\n", 1, "not a tuning table's first line"},
+      {"# feinterp tuning table v2\n", 1, "unsupported format version 'v2'"},
+      {header + "triangle 1 1 values 3 32\n", 5, "6 fields; expected 7"},
+      {header + "triangle 1 1 values 3 32 4.5 9\n", 5, "8 fields; expected 7"},
+      {header + "prism 1 1 values 3 32 4.5\n", 5, "element 'prism'"},
+      {header + "triangle 4 1 values 3 32 4.5\n", 5, "order '4'"},
+      {header + "triangle one 1 values 3 32 4.5\n", 5, "order 'one'"},
+      {header + "triangle 1 0 values 3 32 4.5\n", 5, "components '0'"},
+      {header + "triangle 1 10 values 3 32 4.5\n", 5, "components '10'"},
+      {header + "triangle 1 1 gradients 3 32 4.5\n", 5, "operation 'gradients'"},
+      {header + "triangle 1 1 values 0 32 4.5\n", 5, "points '0'"},
+      {header + "triangle 1 1 values 4 32 4.5\n", 5, "expected its 3 nodes"},
+      {header + "triangle 1 1 values 3 0 4.5\n", 5, "elements_per_block '0'"},
+      {header + "triangle 1 1 values 3 65 4.5\n", 5, "elements_per_block '65'"},
+      {header + "triangle 1 1 values 3 3.5 4.5\n", 5, "elements_per_block '3.5'"},
+      {header + "triangle 1 1 values 3 32 -1\n", 5, "time_us '-1'"},
+      {header + "triangle 1 1 values 3 32 nan\n", 5, "time_us 'nan'"},
+      {header + "triangle 1 1 values 3 32 4.5us\n", 5, "time_us '4.5us'"},
+      {header + entry + "\n" + "triangle 1 1 values 3 16 9.5\n", 7, "duplicate entry for triangle p1, C = 1, values, Q = 3 (first on line 5)"},
+      {header + entry + "device: Y\n", 6, "header 'device:' after the first entry (line 5)"},
+      {header + "colour: blue\n" + entry, 5, "unknown header 'colour:'"},
+      {"# feinterp tuning table v1\ndevice: A\ndevice: B\n", 3, "second 'device:' header (first on line 2)"},
+      {"# feinterp tuning table v1\ndevice:\n", 2, "empty device name"},
+      {"# feinterp tuning table v1\ndevice: A\ncompute_capability: 9\n", 3, "compute capability '9'"},
+      {"# feinterp tuning table v1\ndevice: A\ncompute_capability: x.0\n", 3, "compute capability 'x.0'"},
+      {"# feinterp tuning table v1\ndevice: A\ncompute_capability: 9.0\npoints: gauss\n", 4, "point set 'gauss'"},
+      {"# feinterp tuning table v1\ncompute_capability: 9.0\npoints: nodes\n" + entry, 4, "no 'device:' header"},
+      {"# feinterp tuning table v1\ndevice: A\npoints: nodes\n" + entry, 4, "no 'compute_capability:' header"},
+      {"# feinterp tuning table v1\ndevice: A\ncompute_capability: 9.0\n" + entry, 4, "no 'points:' header"},
+      {header + "# nothing else\n", 5, "no entries"},
+  };
+  for (const Case& c : cases) {
+    const TuningTableError e = error_of(c.text);
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_EQ(e.source(), "test.txt");
+    const std::string what = e.what();
+    EXPECT_NE(what.find(c.expected), std::string::npos) << what << "\n  expected to contain: " << c.expected;
+    const std::string prefix = "tuning table test.txt" + (c.line ? ":" + std::to_string(c.line) : std::string()) + ": ";
+    EXPECT_EQ(what.compare(0, prefix.size(), prefix), 0) << what;
+    EXPECT_NE(what.find("expected"), std::string::npos) << what << ": says what was expected";
+  }
+}
+
+TEST(TuningTable, WindowsLineEndingsAndQuadraturePointsParse) {
+  std::string text = "# feinterp tuning table v1\r\ndevice: A\r\ncompute_capability: 8.6\r\npoints: quadrature\r\n"
+                     "triangle 1 1 values 7 32 4.5\r\n";
+  const TuningTable t = parse_tuning_table(text, "crlf");
+  EXPECT_EQ(t.minor, 6);
+  ASSERT_EQ(t.entries.size(), 1u);
+  EXPECT_EQ(t.entries[0].points, 7);  // not checked against the node count for quadrature
+}
+
+TEST(TuningTable, FindAndNearest) {
+  const TuningTable t = parse_tuning_table(
+      "# feinterp tuning table v1\ndevice: A\ncompute_capability: 9.0\npoints: mixed\n"
+      "triangle 2 1 values 6 16 1\n"
+      "triangle 2 1 values 12 8 1\n"
+      "triangle 2 1 values 3 32 1\n"
+      "triangle 2 2 values 6 4 1\n",
+      "t");
+  const TuningEntry* e = t.find({{Shape::triangle, 2}, Operation::values, 1, 12});
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->elements_per_block, 8);
+  EXPECT_EQ(t.find({{Shape::triangle, 2}, Operation::values, 1, 7}), nullptr);
+  EXPECT_EQ(t.find({{Shape::triangle, 2}, Operation::reference_gradients, 1, 6}), nullptr);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 7})->points, 6);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 9})->points, 6);  // tie 6/12: the smaller
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 10})->points, 12);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 1})->points, 3);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 2, 100})->points, 6);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 3, 6}), nullptr);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 1}, Operation::values, 1, 6}), nullptr);
+}
+
+TEST(TuningTable, LoadNamesTheFile) {
+  const std::string path = ::testing::TempDir() + "feinterp_tuning_load_test.txt";
+  {
+    std::ofstream f(path);
+    f << header << "triangle 1 1 values 3 32 4.5\nquadrilateral 1 1 values 5 8 1\n";
+  }
+  try {
+    load_tuning_table(path);
+    FAIL() << "loaded a malformed table";
+  } catch (const TuningTableError& e) {
+    EXPECT_EQ(e.source(), path);
+    EXPECT_EQ(e.line(), 6);
+    EXPECT_NE(std::string(e.what()).find(path + ":6: points 5 for quadrilateral p1"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+  try {
+    load_tuning_table(path);
+    FAIL() << "loaded a missing file";
+  } catch (const TuningTableError& e) {
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TuningTable, FileStem) {
+  EXPECT_EQ(table_file_stem("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(table_file_stem("Tesla V100-SXM2-16GB"), "tesla-v100-sxm2-16gb");
+  EXPECT_EQ(table_file_stem("  NVIDIA  GeForce RTX 4090 "), "nvidia-geforce-rtx-4090");
+  EXPECT_EQ(table_file_stem("..."), "unknown-device");
+}

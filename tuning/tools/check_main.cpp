@@ -1,0 +1,48 @@
+// feinterp-tuning-check: reads tuning tables as the library does and prints what each holds, or one
+// error line naming the file and line. No GPU needed.
+//
+//   feinterp-tuning-check tuning/tables/*.txt     check tables before committing them
+//   feinterp-tuning-check --embedded              the tables compiled into this build
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <set>
+#include <string>
+
+#include <feinterp/tuning/registry.hpp>
+#include <feinterp/tuning/table.hpp>
+
+using namespace feinterp;
+
+namespace {
+
+void summarise(const tuning::TuningTable& t) {
+  std::set<std::string> types;
+  for (const tuning::TuningEntry& e : t.entries) types.insert(to_string(e.type));
+  std::printf("%s: %s, compute capability %s, points %s: %zu entries over %zu element types\n", t.source.c_str(),
+              t.device.c_str(), t.compute_capability().c_str(), t.point_set.c_str(), t.entries.size(), types.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fprintf(argc < 2 ? stderr : stdout, "usage: feinterp-tuning-check FILE... | --embedded\n");
+    return argc < 2 ? 1 : 0;
+  }
+  try {
+    for (int i = 1; i < argc; ++i) {
+      if (!std::strcmp(argv[i], "--embedded")) {
+        const auto& tables = tuning::embedded_tuning_tables();
+        if (tables.empty()) std::printf("no embedded tables: every device uses the heuristic\n");
+        for (const auto& t : tables) summarise(*t);
+      } else {
+        summarise(tuning::load_tuning_table(argv[i]));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "feinterp-tuning-check: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
