@@ -21,10 +21,10 @@
 //          (Q*D x N) table, then scatter to the layout (for C = 1 the product's column-major result
 //          *is* the layout and goes straight to the output).
 //
-// FEINTERP_CPU_GEMM selects one of them at compile time; the default is the faster one measured
-// with feinterp-cpu-bench (see the comment at kUseGemm below for the numbers).
-#ifndef FEINTERP_CPU_GEMM
-#define FEINTERP_CPU_GEMM 0
+// FEINTERP_CPU_KERNEL selects at compile time: 0 loops everywhere, 1 gemm everywhere, 2 (default)
+// the faster of the two per operation, as measured with feinterp-cpu-bench (numbers at use_gemm).
+#ifndef FEINTERP_CPU_KERNEL
+#define FEINTERP_CPU_KERNEL 2
 #endif
 
 namespace feinterp {
@@ -301,16 +301,34 @@ void parallel_for(offset_t elements, int threads, offset_t align, const Body& bo
     if (error) std::rethrow_exception(error);
 }
 
-// Measured with feinterp-cpu-bench (2-core Xeon VM, -O3, SSE2 only; see fem/tools/cpu_bench.cpp):
-// filled in below.
-constexpr bool kUseGemm = FEINTERP_CPU_GEMM != 0;
+// Which is faster depends on the work per element, N * Q. Medians of 5 runs, 2 threads, structured
+// blocks of feinterp-cpu-bench, degree-2p quadrature, 16-core Xeon (SSE2 build; the 2-core
+// development VM was too loaded to time reliably), ms, loops / gemm:
+//
+//                          N*Q   values C=1   C=3       ref. grad C=1  C=3        phys. grad C=1  C=3
+//   tet p1 (1M, Q = 4)      16    9.7 / 23.8   20 / 39    24 / 27       44 / 73      80 / 124    121 / 164
+//   hex p1 (300k, Q = 8)    64     10 / 10     14 / 27    25 / 27       60 / 54      76 / 69     139 / 103
+//   tet p2 (300k, Q = 14)  140     13 / 20     30 / 37    38 / 34      121 / 112    155 / 94     264 / 215
+//   tet p3 (300k, Q = 24)  480     38 / 39    108 / 109  141 / 97      383 / 252    574 / 376    865 / 623
+//   hex p2 (1M, Q = 27)    729    216 / 198   446 / 459  606 / 419    1812 / 1213  2346 / 1290  3998 / 2369
+//   hex p3 (300k, Q = 64) 4096    363 / 185  1244 / 558 1165 / 505    4075 / 1364  4736 / 1732  7264 / 3736
+//
+// Loops win on small elements, where a product of 4 x 4 blocks costs more in Eigen's packing than it
+// computes; the product wins on gradients from N*Q = 64 (it also yields J for physical gradients) and
+// on values only at N*Q = 4096 (on values, loops need C*Q*N and the product the same flops plus a
+// scatter).
+bool use_gemm(const Problem& p) {
+  if (FEINTERP_CPU_KERNEL != 2) return FEINTERP_CPU_KERNEL == 1;
+  const int work = p.nodes * p.points;
+  return p.op == Operation::values ? work >= 2000 : work >= 64;
+}
 
 void run(const Problem& p, const CpuOptions& options) {
   if (p.elements == 0 || p.points == 0) return;
   const int threads = thread_count(options, p.elements);
   visit(p.table->type, [&](auto element) {
     using Element = decltype(element);
-    if constexpr (kUseGemm) {
+    if (use_gemm(p)) {
       parallel_for(p.elements, threads, gemm_chunk(p),
                    [&](offset_t begin, offset_t end) { run_gemm<Element>(p, begin, end); });
     } else {
