@@ -1,0 +1,99 @@
+// feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: dimension, nodes and their
+// bounding box, element blocks (type, order, count), physical groups, and $NodeData fields with the
+// range of each component. Elements of unsupported types are reported as warnings, not errors, so
+// that the command describes any file load_msh can open.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+
+#include <feinterp/mesh/mesh.hpp>
+
+#include "column_range.hpp"
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "progress.hpp"
+
+namespace feinterp::app {
+
+void add_info_options(CLI::App& command, InfoOptions& o) {
+  command.add_option("mesh", o.mesh, "the mesh file (MSH 2.2 or 4.x, ASCII or binary)")->required();
+  command.add_flag("--json", o.json, "print one JSON object instead of the text");
+}
+
+int run_info(const InfoOptions& o) {
+  std::vector<std::string> warnings;
+  LoadOptions load;
+  load.skip_unsupported = true;
+  load.warn = [&](const std::string& message) { warnings.push_back(message); };
+  Stage loading("loading " + o.mesh);
+  const Mesh mesh = load_msh(o.mesh, load);
+  const double load_s = loading.finish();
+
+  ColumnRange box(3);
+  box.add(mesh.coordinates);
+  std::vector<ColumnRange> field_ranges;
+  for (const NodalField& f : mesh.fields) {
+    field_ranges.emplace_back(std::size_t(f.components));
+    field_ranges.back().add(f.values);
+  }
+  auto physical_elements = [&](const PhysicalGroup& g) {
+    long long n = 0;
+    for (const ElementBlock& b : mesh.blocks)
+      if (dimension(b.type.shape) == g.dimension) n += std::count(b.physical_tags.begin(), b.physical_tags.end(), g.tag);
+    return n;
+  };
+
+  if (o.json) {
+    JsonWriter json(std::cout);
+    json.begin_object().member("command", "info").member("mesh", o.mesh).member("dimension", mesh.dimension);
+    json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
+    json.key("bounding_box").begin_object().member("min", box.min).member("max", box.max).end_object();
+    json.key("blocks").begin_array();
+    for (const ElementBlock& b : mesh.blocks) {
+      json.begin_object().member("element", shape_name(b.type.shape)).member("order", b.type.order);
+      json.member("gmsh_type", gmsh_type_code(b.type)).member("nodes_per_element", nodes_per_element(b.type));
+      json.member("elements", (long long)b.element_count()).end_object();
+    }
+    json.end_array().key("physical_groups").begin_array();
+    for (const PhysicalGroup& g : mesh.physical_groups) {
+      json.begin_object().member("dimension", g.dimension).member("tag", g.tag).member("name", g.name);
+      json.member("elements", physical_elements(g)).end_object();
+    }
+    json.end_array().key("fields").begin_array();
+    for (std::size_t i = 0; i < mesh.fields.size(); ++i) {
+      json.begin_object().member("name", mesh.fields[i].name).member("components", mesh.fields[i].components);
+      json.member("min", field_ranges[i].min).member("max", field_ranges[i].max).end_object();
+    }
+    json.end_array().member("warnings", warnings).member("load_s", load_s).end_object();
+    return 0;
+  }
+
+  std::printf("%s: %dD mesh, %lld nodes, %lld elements (loaded in %.3f s)\n", o.mesh.c_str(), mesh.dimension,
+              (long long)mesh.node_count(), (long long)mesh.element_count(), load_s);
+  std::printf("bounding box: [%g, %g] x [%g, %g] x [%g, %g]\n", box.min[0], box.max[0], box.min[1], box.max[1],
+              box.min[2], box.max[2]);
+  std::printf("\n%-15s %9s %6s %12s\n", "block", "gmsh type", "nodes", "elements");
+  for (const ElementBlock& b : mesh.blocks)
+    std::printf("%-15s %9d %6d %12lld\n", to_string(b.type).c_str(), gmsh_type_code(b.type), nodes_per_element(b.type),
+                (long long)b.element_count());
+  std::printf("\nphysical groups: %s\n", mesh.physical_groups.empty() ? "none" : "");
+  for (const PhysicalGroup& g : mesh.physical_groups)
+    std::printf("  %dD %-6d %-24s %lld elements\n", g.dimension, g.tag, g.name.empty() ? "(unnamed)" : g.name.c_str(),
+                physical_elements(g));
+  std::printf("\nfields: %s\n", mesh.fields.empty() ? "none" : "");
+  for (std::size_t i = 0; i < mesh.fields.size(); ++i) {
+    const NodalField& f = mesh.fields[i];
+    std::printf("  %-24s %d component%s", f.name.c_str(), f.components, f.components == 1 ? "" : "s");
+    for (int c = 0; c < f.components; ++c)
+      std::printf("%s [%g, %g]", c == 0 ? ", range" : ",", field_ranges[i].min[std::size_t(c)],
+                  field_ranges[i].max[std::size_t(c)]);
+    std::printf("\n");
+  }
+  for (const std::string& w : warnings) std::printf("warning: %s\n", w.c_str());
+  return 0;
+}
+
+}  // namespace feinterp::app

@@ -1,0 +1,232 @@
+// feinterp interpolate MESH.msh: a nodal field (a $NodeData view of the file, or formulas in x, y, z)
+// interpolated on every element block at a quadrature rule (degree 2p by default) or at the elements'
+// nodes; values, reference gradients and physical gradients (all three unless some are chosen),
+// summarised as min/max per column, optionally written as Gmsh views (--output) and CSV (--csv).
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include <feinterp/fem/interpolate.hpp>
+#include <feinterp/fem/layout.hpp>
+#include <feinterp/fem/quadrature.hpp>
+#include <feinterp/fem/tabulation.hpp>
+#include <feinterp/mesh/fields.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/write.hpp>
+#include <feinterp/tuning/tools/atomic_write.hpp>
+
+#include "column_range.hpp"
+#include "commands.hpp"
+#include "expression_field.hpp"
+#include "interpolator.hpp"
+#include "json_writer.hpp"
+#include "output_path.hpp"
+#include "progress.hpp"
+#include "results_csv.hpp"
+
+namespace feinterp::app {
+
+void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
+  command.add_option("mesh", o.mesh, "the mesh file (MSH 2.2 or 4.x, ASCII or binary)")->required();
+  CLI::Option* field = command.add_option("--field", o.field, "the $NodeData view of the file to interpolate");
+  CLI::Option* expr = command.add_option("--expr", o.expressions,
+                                         "formula in x, y, z (muparser: sin(x)*y, x^2, min(x,y), _pi); repeat it "
+                                         "or separate formulas by commas for a vector field");
+  field->excludes(expr);
+  CLI::Option* degree = command.add_option("--quadrature", o.quadrature, "quadrature degree (default 2p for p-th order elements)")
+                            ->check(CLI::Range(0, 100));
+  command.add_option("--points", o.points, "'nodes': interpolate at the elements' own nodes instead of a quadrature rule")
+      ->check(CLI::IsMember({"nodes"}))
+      ->excludes(degree);
+  command.add_flag("--values", o.values, "compute values (default: all three quantities)");
+  command.add_flag("--gradients,--reference-gradients", o.reference_gradients, "compute gradients in reference coordinates");
+  command.add_flag("--physical-gradients", o.physical_gradients, "compute gradients in physical coordinates (and det J)");
+  command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  command.add_option("--output", o.output, "write the mesh, the field and the results as Gmsh views (MSH 4.1)");
+  command.add_option("--csv", o.csv, "write one row per element and point: coordinates and results");
+  command.add_flag("--json", o.json, "print one JSON object instead of the summary");
+}
+
+namespace {
+
+struct Times {
+  double load = 0, field = 0, transfer = 0, kernel = 0, write = 0;
+};
+
+struct Summary {
+  std::string name;  // operation
+  std::vector<std::string> columns;
+  ColumnRange range;
+};
+
+std::string plural(long long n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
+                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
+                 const std::vector<std::string>& files) {
+  std::printf("%s: %dD, %s, %s in %s\n", o.mesh.c_str(), mesh.dimension, plural(mesh.node_count(), "node").c_str(),
+              plural(mesh.element_count(), "element").c_str(), plural((long long)mesh.blocks.size(), "block").c_str());
+  std::printf("field '%s' (%s), on %s\n\n", field.name.c_str(), plural(field.components, "component").c_str(),
+              describe(device).c_str());
+  std::printf("%-5s %-15s %10s %6s  %s\n", "block", "element", "elements", "points", "point set");
+  for (const BlockResults& r : results) {
+    const ElementBlock& b = mesh.blocks[r.block];
+    std::printf("%-5zu %-15s %10lld %6d  %s\n", r.block, to_string(b.type).c_str(), (long long)b.element_count(),
+                r.points.size(), r.points.name.c_str());
+  }
+  std::printf("\n%-20s %-12s %24s %24s\n", "output", "column", "min", "max");
+  for (const Summary& s : summaries)
+    for (std::size_t i = 0; i < s.columns.size(); ++i)
+      std::printf("%-20s %-12s %24.17g %24.17g\n", i == 0 ? s.name.c_str() : "", s.columns[i].c_str(), s.range.min[i],
+                  s.range.max[i]);
+  std::printf("\ntimes: load %.3f s, field %.3f s, transfer %.3f s, kernel %.6f s, write %.3f s\n", t.load, t.field,
+              t.transfer, t.kernel, t.write);
+  for (const std::string& f : files) std::printf("wrote %s\n", f.c_str());
+}
+
+void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
+                const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
+                const std::vector<std::string>& files) {
+  JsonWriter json(std::cout);
+  json.begin_object().member("command", "interpolate").member("mesh", o.mesh).member("dimension", mesh.dimension);
+  json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
+  json.key("field").begin_object().member("name", field.name).member("source", o.field.empty() ? "expression" : "file");
+  json.member("components", field.components).end_object();
+  json.member("device", device_name(device)).member("device_name", describe(device));
+  json.key("blocks").begin_array();
+  const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
+  for (const BlockResults& r : results) {
+    const ElementBlock& b = mesh.blocks[r.block];
+    json.begin_object().member("block", (long long)r.block).member("element", shape_name(b.type.shape));
+    json.member("order", b.type.order).member("elements", (long long)b.element_count());
+    json.member("points", r.points.size()).member("point_set", r.points.name).key("kernel_s").begin_object();
+    for (int i = 0; i < 3; ++i)
+      if (r.seconds[i] > 0) json.member(operation_name(operations[i]), r.seconds[i]);
+    json.end_object().end_object();
+  }
+  json.end_array().key("outputs").begin_object();
+  for (const Summary& s : summaries) {
+    json.key(s.name).begin_object().member("columns", s.columns);
+    json.member("min", s.range.min).member("max", s.range.max).end_object();
+  }
+  json.end_object().key("times").begin_object().member("load_s", t.load).member("field_s", t.field);
+  json.member("transfer_s", t.transfer).member("kernel_s", t.kernel).member("write_s", t.write).end_object();
+  json.member("files", files).end_object();
+}
+
+}  // namespace
+
+int run_interpolate(const InterpolateOptions& o) {
+  if (o.field.empty() && o.expressions.empty())
+    throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
+  if (!o.output.empty()) check_output_path(o.output, "--output");
+  if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  const std::vector<std::string> expressions = split_expressions(o.expressions);
+  if (!expressions.empty() && expressions.size() > std::size_t(max_components))
+    throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +
+                                std::to_string(max_components) + " are supported");
+  const bool none = !o.values && !o.reference_gradients && !o.physical_gradients;
+  const bool compute[3] = {none || o.values, none || o.reference_gradients, none || o.physical_gradients};
+  const Device device = choose_device(o.device);
+  Times times;
+
+  Stage loading("loading " + o.mesh);
+  LoadOptions load;
+  load.read_fields = !o.field.empty();
+  load.warn = [](const std::string& message) { std::fprintf(stderr, "feinterp: warning: %s\n", message.c_str()); };
+  const Mesh mesh = load_msh(o.mesh, load);
+  times.load = loading.finish();
+
+  Stage evaluating("evaluating the field at " + std::to_string(mesh.node_count()) + " nodes");
+  NodalField field;
+  if (!o.field.empty()) {
+    field = feinterp::field(mesh, o.field);
+  } else {
+    std::string name;
+    for (const std::string& e : expressions) name += (name.empty() ? "" : ", ") + e;
+    field = expression_field(expressions, mesh.coordinates, name);
+  }
+  if (field.components > max_components)
+    throw std::invalid_argument("field '" + field.name + "' has " + std::to_string(field.components) +
+                                " components: at most " + std::to_string(max_components) + " are supported");
+  times.field = evaluating.finish();
+
+  Stage computing("interpolating on " + std::string(device_name(device)));
+  const int C = field.components, D = mesh.dimension;
+  Interpolator interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C});
+  std::vector<BlockResults> results;
+  const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
+  for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+    const ElementBlock& block = mesh.blocks[b];
+    BlockResults r;
+    r.block = b;
+    r.points = o.points == "nodes" ? element_nodes(block.type)
+                                   : quadrature_rule(block.type.shape, o.quadrature < 0 ? 2 * block.type.order : o.quadrature);
+    interpolator.set_block(block.view(), r.points);
+    std::vector<double>* outputs[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
+    for (int i = 0; i < 3; ++i)
+      if (compute[i]) {
+        r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr);
+        times.kernel += r.seconds[i];
+      }
+    if (!o.csv.empty()) {
+      const Tabulation table = tabulate(block.type, r.points);
+      r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
+      interpolate_values(block.view(), table, mesh.node_count(), {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+                         {r.physical_points.data(), r.physical_points.size()});
+    }
+    results.push_back(std::move(r));
+  }
+  times.transfer = interpolator.transfer_seconds();
+  computing.finish();
+
+  std::vector<Summary> summaries;
+  for (int i = 0; i < 3; ++i) {
+    if (!compute[i]) continue;
+    Summary s{operation_name(operations[i]), i == 0 ? value_columns(C) : gradient_columns(C, D, i == 2), ColumnRange()};
+    s.range = ColumnRange(s.columns.size());
+    for (const BlockResults& r : results) s.range.add(i == 0 ? r.values : i == 1 ? r.reference_gradients : r.physical_gradients);
+    summaries.push_back(std::move(s));
+  }
+  if (compute[2]) {
+    Summary s{"detj", {"detj"}, ColumnRange(1)};
+    for (const BlockResults& r : results) s.range.add(r.detj);
+    summaries.push_back(std::move(s));
+  }
+
+  std::vector<std::string> files;
+  if (!o.output.empty() || !o.csv.empty()) {
+    Stage writing("writing the results");
+    if (!o.output.empty()) {
+      std::vector<PointData> views;
+      for (const BlockResults& r : results) {
+        const std::vector<double>* data[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
+        static const char* labels[3] = {"values", "reference gradients", "physical gradients"};
+        for (int i = 0; i < 3; ++i)
+          if (compute[i])
+            views.push_back({field.name + " " + labels[i] + (mesh.blocks.size() > 1 ? " (block " + std::to_string(r.block) + ")" : ""),
+                             r.block, r.points, C, i == 0 ? 0 : D, data[i]->data(), data[i]->size()});
+      }
+      write_msh(o.output, mesh, {field}, views);
+      files.push_back(o.output);
+    }
+    if (!o.csv.empty()) {
+      tools::write_file_atomically(o.csv, results_csv(mesh, results, C));
+      files.push_back(o.csv);
+    }
+    times.write = writing.finish();
+  }
+
+  if (o.json)
+    print_json(o, mesh, field, device, results, summaries, times, files);
+  else
+    print_table(o, mesh, field, device, results, summaries, times, files);
+  return 0;
+}
+
+}  // namespace feinterp::app

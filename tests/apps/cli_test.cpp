@@ -1,0 +1,287 @@
+// The feinterp command, run as a user runs it: bad inputs end with exit status != 0 and exactly one
+// line "feinterp: error: ..." that names the problem; outputs are written whole or not at all; the
+// demo passes on the CPU; info and interpolate report correct numbers (a linear field's gradient is
+// exact on any mesh, so its min and max must both equal the coefficients).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <feinterp/mesh/generate.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/write.hpp>
+
+#include "cli_support.hpp"
+
+using namespace feinterp;
+using namespace feinterp::test;
+
+namespace {
+
+// A generated mesh of `type`, with the nodal field "linear" = 1 + 2x + 3y - z, written as MSH 4.1.
+Mesh write_mesh(const std::string& path, ElementType type, offset_t elements = 200) {
+  GenerateOptions options;
+  options.type = type;
+  options.target_elements = elements;
+  options.seed = 3;
+  Mesh mesh = generate_mesh(options);
+  NodalField linear{"linear", 1, std::vector<double>(std::size_t(mesh.node_count()))};
+  for (std::size_t i = 0; i < linear.values.size(); ++i) {
+    const double* x = &mesh.coordinates[3 * i];
+    linear.values[i] = 1 + 2 * x[0] + 3 * x[1] - x[2];
+  }
+  write_msh(path, mesh, {linear});
+  return mesh;
+}
+
+// The min or max of one output of feinterp interpolate --json, per column.
+std::vector<double> output_range(const std::string& json, const std::string& output, const std::string& end) {
+  return json_numbers(json, end, "\"" + output + "\":{\"columns\"");
+}
+
+void expect_one_error_line(const Result& run, const std::string& fragment) {
+  EXPECT_NE(run.status, 0);
+  const std::vector<std::string> lines = run.error_lines();
+  ASSERT_EQ(lines.size(), 1u) << run.err;
+  EXPECT_EQ(lines[0].rfind("feinterp: error: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << lines[0];
+  EXPECT_TRUE(run.out.empty()) << run.out;
+}
+
+std::string square_msh22(const std::string& extra = "") {
+  return "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n"
+         "$Elements\n2\n1 2 2 0 1 1 2 3\n2 2 2 0 1 1 3 4\n$EndElements\n" + extra;
+}
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"--help"}, {"demo", "--help"}, {"interpolate", "--help"}, {"info", "--help"}}) {
+    const Result run = run_feinterp(arguments);
+    EXPECT_EQ(run.status, 0) << arguments[0];
+    EXPECT_NE(run.out.find("Usage"), std::string::npos) << run.out;
+    if (arguments.size() == 2) EXPECT_NE(run.out.find("--json"), std::string::npos) << run.out;
+  }
+}
+
+TEST(Cli, UnknownOptionIsOneLine) {
+  expect_one_error_line(run_feinterp({"interpolate", "mesh.msh", "--expr", "x", "--bogus"}), "--bogus");
+  expect_one_error_line(run_feinterp({"demo", "--device", "gpu"}), "--device");
+}
+
+TEST(Cli, MissingFile) {
+  TempDir dir;
+  expect_one_error_line(run_feinterp({"interpolate", dir / "absent.msh", "--expr", "x"}), "absent.msh");
+  expect_one_error_line(run_feinterp({"info", dir / "absent.msh"}), "absent.msh");
+}
+
+TEST(Cli, NothingToInterpolate) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh"}), "--field NAME");
+}
+
+TEST(Cli, BadExpression) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x+*2"}), "bad expression 'x+*2'");
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x,"}), "empty expression");
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "log(x-x)"}), "finite");
+}
+
+TEST(Cli, ExpressionWithUnknownVariable) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "2*x + temperature"}),
+                        "unknown variable 'temperature'");
+}
+
+TEST(Cli, UnknownField) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--field", "pressure"}), "pressure");
+}
+
+TEST(Cli, FieldOfTheWrongSize) {
+  TempDir dir;
+  // A $NodeData view with values at 3 of the 4 nodes.
+  write_text(dir / "short.msh", square_msh22("$NodeData\n1\n\"u\"\n1\n0.0\n3\n0\n1\n3\n1 1.0\n2 2.0\n3 3.0\n$EndNodeData\n"));
+  expect_one_error_line(run_feinterp({"interpolate", dir / "short.msh", "--field", "u"}), "no value at 1");
+}
+
+TEST(Cli, UnsupportedElement) {
+  TempDir dir;
+  // One 6-node prism (Gmsh type 6): not one of the 12 supported types.
+  write_text(dir / "prism.msh",
+             "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 0 1\n6 0 1 1\n"
+             "$EndNodes\n$Elements\n1\n1 6 2 0 1 1 2 3 4 5 6\n$EndElements\n");
+  const Result run = run_feinterp({"interpolate", dir / "prism.msh", "--expr", "x"});
+  expect_one_error_line(run, "prism.msh");
+}
+
+TEST(Cli, QuadratureDegreeTooHigh) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::tetrahedron, 1});
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x", "--quadrature", "60"}), "60");
+}
+
+TEST(Cli, NoGpuWithDeviceCuda) {
+  const Result run = run_feinterp({"demo", "--device", "cuda", "--element", "tri", "--order", "1", "--size", "50"});
+  if (run.status == 0) GTEST_SKIP() << "a GPU is present: the no-GPU error cannot be provoked here";
+  expect_one_error_line(run, "--device cuda");
+}
+
+TEST(Cli, OutputInMissingDirectoryWritesNothing) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 2});
+  write_text(dir / "old.csv", "older results\n");
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x*y", "--csv", dir / "old.csv", "--output",
+                                dir / "missing/out.msh"});
+  expect_one_error_line(run, "does not exist");
+  EXPECT_EQ(read_text(dir / "old.csv"), "older results\n");
+  std::vector<std::string> files = dir.files();
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"mesh.msh", "old.csv"}));
+
+  const Result csv = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x*y", "--csv", dir / "missing/out.csv"});
+  expect_one_error_line(csv, "does not exist");
+  EXPECT_EQ(dir.files().size(), 2u);
+}
+
+TEST(Cli, SuccessfulWritesReplaceOlderFiles) {
+  TempDir dir;
+  const Mesh mesh = write_mesh(dir / "mesh.msh", {Shape::quadrilateral, 2});
+  write_text(dir / "out.csv", "older results\n");
+  write_text(dir / "out.msh", "older mesh\n");
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y", "--values", "--csv",
+                                dir / "out.csv", "--output", dir / "out.msh", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<std::string> files = dir.files();
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"mesh.msh", "out.csv", "out.msh"}));  // no temporary left
+
+  // The CSV: a header and one row per element and point (degree-4 Gauss rule: 3 x 3), each value
+  // equal to the formula at the row's x, y.
+  std::istringstream csv(read_text(dir / "out.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "block,element,point,x,y,z,u");
+  std::size_t rows = 0;
+  double worst = 0;
+  while (std::getline(csv, line)) {
+    std::vector<double> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(std::stod(cell));
+    ASSERT_EQ(cells.size(), 7u) << line;
+    worst = std::max(worst, std::abs(cells[6] - (1 + 2 * cells[3] + 3 * cells[4])));
+    ++rows;
+  }
+  EXPECT_EQ(rows, std::size_t(mesh.element_count()) * 9u);
+  EXPECT_LT(worst, 1e-12);
+
+  // The MSH: a mesh Gmsh reads back, with the field as a NodeData view.
+  const Mesh written = load_msh(dir / "out.msh");
+  EXPECT_EQ(written.node_count(), mesh.node_count());
+  ASSERT_EQ(written.fields.size(), 1u);
+  EXPECT_EQ(written.fields[0].name, "1+2*x+3*y");
+}
+
+TEST(Cli, DemoPassesOnTheCpu) {
+  const Result run = run_feinterp({"demo", "--device", "cpu", "--size", "300", "--element", "tri,hex", "--order", "1,3",
+                                "--components", "2", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("\"passed\":true"), std::string::npos) << run.out;
+  EXPECT_LT(json_numbers(run.out, "max_relative_error")[0], 1e-9);
+  EXPECT_NE(run.out.find("\"element\":\"hexahedron\",\"order\":3"), std::string::npos) << run.out;
+
+  const Result table = run_feinterp({"demo", "--device", "cpu", "--size", "200", "--element", "quad", "--order", "2"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("quadrilateral p2"), std::string::npos) << table.out;
+}
+
+TEST(Cli, InfoReportsTheFile) {
+  TempDir dir;
+  const Mesh mesh = write_mesh(dir / "mesh.msh", {Shape::tetrahedron, 2});
+  const Result run = run_feinterp({"info", dir / "mesh.msh", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(json_numbers(run.out, "dimension")[0], 3);
+  EXPECT_EQ(json_numbers(run.out, "nodes")[0], double(mesh.node_count()));
+  EXPECT_EQ(json_numbers(run.out, "elements", "\"blocks\"")[0], double(mesh.element_count()));
+  EXPECT_NE(run.out.find("\"element\":\"tetrahedron\",\"order\":2,\"gmsh_type\":11"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"name\":\"linear\",\"components\":1"), std::string::npos) << run.out;
+  const std::vector<double> box_min = json_numbers(run.out, "min", "bounding_box"),
+                            box_max = json_numbers(run.out, "max", "bounding_box");
+  EXPECT_EQ(box_min, (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(box_max, (std::vector<double>{1, 1, 1}));
+
+  const Result text = run_feinterp({"info", dir / "mesh.msh"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("tetrahedron p2"), std::string::npos) << text.out;
+}
+
+// A linear field's physical gradient is exact on every element: min == max == (2, 3, -1).
+void expect_linear_gradient(const std::string& json, int dimension) {
+  const std::vector<double> g = {2, 3, -1};
+  const std::vector<double> low = output_range(json, "physical_gradients", "min"),
+                            high = output_range(json, "physical_gradients", "max");
+  ASSERT_EQ(low.size(), std::size_t(dimension));
+  ASSERT_EQ(high.size(), std::size_t(dimension));
+  for (int d = 0; d < dimension; ++d) {
+    EXPECT_NEAR(low[std::size_t(d)], g[std::size_t(d)], 1e-11);
+    EXPECT_NEAR(high[std::size_t(d)], g[std::size_t(d)], 1e-11);
+  }
+}
+
+TEST(Cli, InterpolateLinearFieldFromExpressionAndFromFile) {
+  for (ElementType type : {ElementType{Shape::triangle, 3}, ElementType{Shape::hexahedron, 2}}) {
+    TempDir dir;
+    write_mesh(dir / "mesh.msh", type);
+    const int D = dimension(type.shape);
+    const Result expr = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y-z", "--device", "cpu", "--json"});
+    ASSERT_EQ(expr.status, 0) << expr.err;
+    expect_linear_gradient(expr.out, D);
+    EXPECT_NE(expr.out.find("\"source\":\"expression\""), std::string::npos);
+    const Result file = run_feinterp({"interpolate", dir / "mesh.msh", "--field", "linear", "--device", "cpu", "--json"});
+    ASSERT_EQ(file.status, 0) << file.err;
+    expect_linear_gradient(file.out, D);
+    // Values stay within the field's range on the unit square/cube: [1 - 1, 1 + 2 + 3].
+    const double low = output_range(file.out, "values", "min")[0], high = output_range(file.out, "values", "max")[0];
+    EXPECT_GE(low, 0.0 - 1e-12);
+    EXPECT_LE(high, 6.0 + 1e-12);
+    EXPECT_LT(low, high);
+    // det J > 0 everywhere, and the reference gradients exist too.
+    EXPECT_GT(output_range(file.out, "detj", "min")[0], 0.0);
+    EXPECT_EQ(output_range(file.out, "reference_gradients", "min").size(), std::size_t(D));
+  }
+}
+
+TEST(Cli, InterpolateVectorFieldAtNodes) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::quadrilateral, 1});
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x,min(x,y)", "--expr", "y",
+                                "--physical-gradients", "--values", "--points", "nodes", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("\"components\":3"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"columns\":[\"u0\",\"u1\",\"u2\"]"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("reference_gradients"), std::string::npos) << run.out;
+  // At the nodes, values are the nodal values: x and y over the unit square span exactly [0, 1].
+  EXPECT_EQ(output_range(run.out, "values", "min"), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(output_range(run.out, "values", "max"), (std::vector<double>{1, 1, 1}));
+  const std::vector<double> g = output_range(run.out, "physical_gradients", "max");
+  ASSERT_EQ(g.size(), 6u);
+  EXPECT_NEAR(g[0], 1, 1e-12);  // d(x)/dx
+  EXPECT_NEAR(g[1], 0, 1e-12);  // d(x)/dy
+  EXPECT_NEAR(g[4], 0, 1e-12);  // d(y)/dx
+  EXPECT_NEAR(g[5], 1, 1e-12);  // d(y)/dy
+}
+
+TEST(Cli, InterpolateTableSummary) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::tetrahedron, 1});
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x", "--device", "cpu"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (const char* fragment : {"tetrahedron p1", "physical_gradients", "times: load"})
+    EXPECT_NE(run.out.find(fragment), std::string::npos) << fragment << " in " << run.out;
+}
+
+}  // namespace
