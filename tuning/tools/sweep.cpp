@@ -1,0 +1,231 @@
+#include "sweep.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "svg_plot.hpp"
+
+namespace feinterp::tuning {
+
+const SweepSample* SweepConfig::best() const {
+  const SweepSample* best = nullptr;
+  for (const SweepSample& s : samples)
+    if (s.fits && s.median_us > 0 && (!best || s.median_us < best->median_us)) best = &s;
+  return best;
+}
+
+const SweepSample* SweepConfig::sample(int elements_per_block) const {
+  for (const SweepSample& s : samples)
+    if (s.elements_per_block == elements_per_block) return &s;
+  return nullptr;
+}
+
+std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+/// One line per mesh: "triangle p1 (generated): 1000000 elements, 500000 nodes".
+std::vector<std::string> mesh_lines(const std::vector<SweepConfig>& configs) {
+  std::vector<std::string> lines;
+  std::set<std::string> seen;
+  for (const SweepConfig& c : configs) {
+    const std::string line = to_string(c.type) + " (" + c.mesh + "): " + std::to_string(c.elements) + " elements, " +
+                             std::to_string(c.nodes) + " nodes";
+    if (seen.insert(line).second) lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<std::string> provenance(const SweepContext& x) {
+  return {"device: " + x.device + ", compute capability " + std::to_string(x.major) + "." + std::to_string(x.minor),
+          "CUDA driver " + cuda_version_string(x.driver_version) + ", runtime " + cuda_version_string(x.runtime_version),
+          "date: " + x.date + ", feinterp git " + x.git_revision,
+          "points: " + x.point_set + "; median of " + std::to_string(x.repeats) + " launches after " +
+              std::to_string(x.warmup) + " warm-up launches, CUDA events",
+          "command: " + x.command_line};
+}
+
+}  // namespace
+
+std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& configs) {
+  std::ostringstream csv;
+  csv << "# feinterp-sweep timings\n";
+  csv << "# device: " << x.device << "\n# compute_capability: " << x.major << '.' << x.minor << "\n";
+  csv << "# driver_version: " << cuda_version_string(x.driver_version) << "\n# runtime_version: "
+      << cuda_version_string(x.runtime_version) << "\n";
+  csv << "# date: " << x.date << "\n# git_revision: " << x.git_revision << "\n# points: " << x.point_set << "\n";
+  csv << "# warmup: " << x.warmup << "\n# repeats: " << x.repeats << "\n# command: " << x.command_line << "\n";
+  for (const std::string& line : mesh_lines(configs)) csv << "# mesh: " << line << "\n";
+  csv << "# fits = 0: the count needs more shared memory than the device allows per block (not run, '*')\n";
+  csv << "# gbs: minimal_bytes / median (fem/traffic.hpp)\n";
+  csv << "mesh,element,order,components,operation,points,elements,nodes,minimal_bytes,rotations,max_fitting,"
+         "heuristic,elements_per_block,fits,median_us,min_us,max_us,gbs,best\n";
+  for (const SweepConfig& c : configs) {
+    const SweepSample* best = c.best();
+    for (const SweepSample& s : c.samples) {
+      csv << '"' << c.mesh << "\"," << shape_name(c.type.shape) << ',' << c.type.order << ',' << c.components << ','
+          << operation_name(c.op) << ',' << c.points << ',' << c.elements << ',' << c.nodes << ',' << c.minimal_bytes
+          << ',' << c.rotations << ',' << c.max_fitting << ',' << c.heuristic << ',' << s.elements_per_block << ','
+          << (s.fits ? 1 : 0) << ',';
+      if (s.fits && s.median_us > 0)
+        csv << fixed(s.median_us, 3) << ',' << fixed(s.min_us, 3) << ',' << fixed(s.max_us, 3) << ','
+            << fixed(double(c.minimal_bytes) / (s.median_us * 1e-6) / 1e9, 1);
+      else
+        csv << ",,,";
+      csv << ',' << (&s == best ? 1 : 0) << '\n';
+    }
+  }
+  return csv.str();
+}
+
+TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& configs) {
+  TuningTable table;
+  table.source = "sweep";
+  table.device = x.device;
+  table.major = x.major;
+  table.minor = x.minor;
+  table.point_set = x.point_set;
+  std::map<std::tuple<int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
+  for (const SweepConfig& c : configs) {
+    const SweepSample* best = c.best();
+    if (!best) continue;
+    TuningEntry e;
+    e.type = c.type;
+    e.components = c.components;
+    e.op = c.op;
+    e.points = c.points;
+    e.elements_per_block = best->elements_per_block;
+    // Rounded as written (0.1 us): the table then reads back exactly as it was made.
+    e.time_us = std::max(0.1, std::round(best->median_us * 10) / 10);
+    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, c.points);
+    auto it = chosen.find(key);
+    if (it == chosen.end() || c.elements > it->second.first) chosen[key] = {c.elements, e};
+  }
+  for (const auto& [key, value] : chosen) table.entries.push_back(value.second);
+  table.sort_entries();
+  return table;
+}
+
+std::string sweep_table_text(const SweepContext& x, const std::vector<SweepConfig>& configs) {
+  std::vector<std::string> comments{"Written by feinterp-sweep: the fastest elements_per_block per configuration.",
+                                    "Copy to tuning/tables/ to compile it into feinterp (tuning/tables/README.md)."};
+  for (const std::string& line : provenance(x)) comments.push_back(line);
+  for (const std::string& line : mesh_lines(configs)) comments.push_back("mesh " + line);
+  comments.push_back("");
+  return format_tuning_table(sweep_table(x, configs), comments);
+}
+
+std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& configs) {
+  std::vector<PlotPanel> panels;
+  for (Shape shape : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron}) {
+    PlotPanel panel;
+    panel.title = std::string(shape_name(shape)) + "s";
+    // Component counts in this shape's configurations, in order: shade 0 for the first (C = 1), 1, 2.
+    std::vector<int> components;
+    for (const SweepConfig& c : configs)
+      if (c.type.shape == shape && std::find(components.begin(), components.end(), c.components) == components.end())
+        components.push_back(c.components);
+    std::sort(components.begin(), components.end());
+    for (const SweepConfig& c : configs) {
+      if (c.type.shape != shape) continue;
+      PlotSeries s;
+      const int shade = int(std::find(components.begin(), components.end(), c.components) - components.begin());
+      s.color = series_color(c.type.order - 1, shade);
+      s.dash = series_dash(int(c.op));
+      for (const SweepSample& sample : c.samples) {
+        if (!sample.fits) {
+          s.unfit_x.push_back(sample.elements_per_block);
+        } else if (sample.median_us > 0) {
+          s.x.push_back(sample.elements_per_block);
+          s.y.push_back(sample.median_us);
+        }
+      }
+      const SweepSample* best = c.best();
+      s.best_x = best ? best->elements_per_block : 0;
+      // Short operation names: the legend column is 300 px wide.
+      static const char* short_names[] = {"values", "ref grad", "phys grad"};
+      s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
+                (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
+                (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");
+      if (c.mesh != "generated") s.label += " [" + c.mesh.substr(c.mesh.find_last_of('/') + 1) + "]";
+      panel.series.push_back(std::move(s));
+    }
+    panels.push_back(std::move(panel));
+  }
+  PlotText text;
+  text.title = "feinterp packed kernel on " + x.device + " (sm_" + std::to_string(x.major) + std::to_string(x.minor) + ")";
+  text.subtitle = "median of " + std::to_string(x.repeats) + " launches, points: " + x.point_set +
+                  "; solid: values, dashed: reference gradients, dotted: physical gradients; dot: best; *: needs "
+                  "more shared memory than the device allows; " + x.date + ", git " + x.git_revision;
+  text.x_label = "elements per block";
+  text.y_label = "time per launch (us, log scale)";
+  return render_svg_plot(text, panels);
+}
+
+// ---- progress ---------------------------------------------------------------------------------------
+
+Progress::Progress(double total_units)
+    : total_(std::max(total_units, 1e-9)), tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()) {}
+
+std::string Progress::line(double done, const std::string& what) const {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double fraction = std::clamp(done / total_, 0.0, 1.0);
+  std::string eta = "--:--";
+  if (fraction > 0.002) {
+    const int left = int(std::lround(elapsed * (1 - fraction) / fraction));
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%d:%02d", left / 60, left % 60);
+    eta = buffer;
+  }
+  constexpr int width = 30;
+  const int filled = int(fraction * width);
+  char head[96];
+  std::snprintf(head, sizeof head, "[%s%s] %3d%% %d:%02d elapsed, ~%s left  ", std::string(std::size_t(filled), '#').c_str(),
+                std::string(std::size_t(width - filled), '.').c_str(), int(fraction * 100), int(elapsed) / 60,
+                int(elapsed) % 60, eta.c_str());
+  return head + what;
+}
+
+void Progress::update(double done, const std::string& what) {
+  if (!tty_) return;
+  // At most ~10 redraws a second: a sweep step can take microseconds.
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
+  std::string text = line(done, what);
+  if (text.size() > 150) text.resize(150);
+  const std::size_t width = text.size();
+  if (width < last_width_) text.append(last_width_ - width, ' ');
+  last_width_ = width;
+  std::fprintf(stderr, "\r%s", text.c_str());
+  std::fflush(stderr);
+}
+
+void Progress::step_done(double done, const std::string& what) {
+  if (tty_) {
+    last_draw_ = {};
+    update(done, what);
+  } else {
+    std::fprintf(stderr, "%s\n", line(done, what).c_str());
+  }
+}
+
+void Progress::finish() {
+  if (tty_ && last_width_) std::fprintf(stderr, "\n");
+  last_width_ = 0;
+}
+
+}  // namespace feinterp::tuning

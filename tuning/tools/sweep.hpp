@@ -1,0 +1,93 @@
+// The sweep's results and what is made of them: the timing CSV, the tuning table (the best count per
+// configuration), the SVG plot, and the progress bar shown while it runs. No CUDA here: sweep_main.cpp
+// does the measuring.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <feinterp/elements/config.hpp>
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/fem/operation.hpp>
+#include <feinterp/tuning/table.hpp>
+
+namespace feinterp::tuning {
+
+/// One count of one configuration.
+struct SweepSample {
+  int elements_per_block = 0;
+  bool fits = true;  ///< false: more shared memory than the device allows per block: not run ('*')
+  double median_us = 0, min_us = 0, max_us = 0;
+};
+
+/// One configuration: an element block (a generated or loaded mesh), C, an operation, a point set.
+struct SweepConfig {
+  std::string mesh;  ///< "generated" or the .msh file
+  ElementType type{Shape::triangle, 1};
+  int components = 1;
+  Operation op = Operation::values;
+  int points = 1;
+  offset_t elements = 0, nodes = 0, minimal_bytes = 0;
+  int rotations = 0;
+  int max_fitting = 0;  ///< cuda::max_elements_per_block on this device
+  int heuristic = 0;    ///< cuda::heuristic_elements_per_block
+  std::vector<SweepSample> samples;  ///< increasing counts
+
+  /// The fastest fitting sample (nullptr if none was measured).
+  const SweepSample* best() const;
+  const SweepSample* sample(int elements_per_block) const;
+};
+
+/// Facts about the run for the file headers.
+struct SweepContext {
+  std::string device;
+  int major = 0, minor = 0;
+  int driver_version = 0, runtime_version = 0;
+  std::string point_set;  ///< nodes | quadrature
+  int warmup = 0, repeats = 0;
+  std::string date;       ///< UTC, ISO 8601
+  std::string git_revision;
+  std::string command_line;
+};
+
+/// "12.4" from CUDA's 12040.
+std::string cuda_version_string(int version);
+
+/// The full timing CSV: '#' header lines (device, compute capability, driver and runtime versions,
+/// date, git revision, point set, repeats, each mesh's size), then one row per (configuration, count).
+std::string sweep_csv(const SweepContext& context, const std::vector<SweepConfig>& configs);
+
+/// The tuning table: the best count per configuration. Where two meshes give the same key (two .msh
+/// files with the same element type), the configuration with more elements wins.
+TuningTable sweep_table(const SweepContext& context, const std::vector<SweepConfig>& configs);
+
+/// The table's text, with provenance comments.
+std::string sweep_table_text(const SweepContext& context, const std::vector<SweepConfig>& configs);
+
+/// The plot: one panel per element shape (4), one line per configuration (order, C, operation).
+std::string sweep_svg(const SweepContext& context, const std::vector<SweepConfig>& configs);
+
+/// A progress bar on stderr: carriage-return updates on a terminal, one plain line per finished step
+/// otherwise. The estimate of the time left weighs each remaining unit of work by the time the done
+/// units took.
+class Progress {
+ public:
+  explicit Progress(double total_units);
+  /// Shows `what` (the configuration) while `units_done` of the total are done.
+  void update(double units_done, const std::string& what);
+  /// A finished step: on a non-terminal, one line.
+  void step_done(double units_done, const std::string& what);
+  /// Ends the bar (a newline on a terminal).
+  void finish();
+
+ private:
+  std::string line(double units_done, const std::string& what) const;
+  double total_;
+  bool tty_;
+  std::size_t last_width_ = 0;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+}  // namespace feinterp::tuning

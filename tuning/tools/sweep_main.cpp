@@ -1,0 +1,335 @@
+// feinterp-sweep: times the packed kernel at every elements_per_block, for each element type, order,
+// component count and operation, and writes the tuning table of the fastest counts (ready for
+// tuning/tables/), the full timing CSV and an SVG plot.
+//
+//   feinterp-sweep                          12 element types x C in {1, dim} x 3 operations, ~1M elements
+//   feinterp-sweep --quick                  counts 1, 2, 4, .., 64 (and the largest that fits, and the
+//                                           heuristic's), ~50k elements: under a minute on an H100
+//   feinterp-sweep --mesh part.msh --mesh other.msh     the blocks of your own meshes
+//   feinterp-sweep --elements tri,quad --orders 1 --components 1 --operations values --output DIR
+//
+// Counts go from 1 to the largest the launch allows (64 = blockDim.z, and 512 threads per block);
+// those needing more shared memory than the device gives one block are not run and are marked '*'.
+// Each count: CUDA events around each launch, `--warmup` launches first, the median of `--repeats`;
+// consecutive launches rotate over copies of the data spanning >= 4x the L2 (benchmark_case.hpp).
+//
+// Budget of the full sweep (10 repeats + 2 warm-up): 72 configurations, 3,366 counts (per C and
+// operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
+// quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#include <unistd.h>
+
+#include <feinterp/cuda/device.hpp>
+#include <feinterp/cuda/launch_config.hpp>
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/fem/traffic.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/tuning/table.hpp>
+
+#include "atomic_write.hpp"
+#include "benchmark_case.hpp"
+#include "selection.hpp"
+#include "sweep.hpp"
+
+using namespace feinterp;
+
+namespace {
+
+constexpr int exit_no_device = 3;  // distinct from errors (1): the GPU test skips on it
+
+/// A mesh to sweep: generated per element type (selection.hpp) or loaded from a .msh file.
+struct Source {
+  std::string label;                       ///< "generated" or the file
+  std::optional<ElementType> generate;     ///< the type to generate, if generated
+  std::unique_ptr<Mesh> mesh;              ///< loaded (files: up front; generated: when its turn comes)
+  std::vector<ElementType> types;          ///< the blocks to sweep
+};
+
+/// What one configuration will run, planned before any mesh is generated (for the time estimate).
+struct Plan {
+  int max_fitting = 0, upper = 0, heuristic = 0;
+  std::vector<int> counts;
+};
+
+Plan plan(ElementType type, Operation op, int points, int components, const cuda::DeviceInfo& device, bool quick) {
+  Plan p;
+  p.max_fitting = cuda::max_elements_per_block(type, op, points, components, device);
+  p.heuristic = p.max_fitting > 0 ? cuda::heuristic_elements_per_block(type, op, points, components, device) : 0;
+  // The launch's own limits (threads, blockDim.z) without the shared-memory one: the same function on
+  // a device with unlimited shared memory, so that the limits stay defined in one place.
+  cuda::DeviceInfo unlimited = device;
+  unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
+  p.upper = cuda::max_elements_per_block(type, op, points, components, unlimited);
+  if (quick) {
+    for (int c = 1; c <= p.upper; c *= 2) p.counts.push_back(c);
+    for (int c : {p.max_fitting, p.heuristic, p.upper})
+      if (c >= 1) p.counts.push_back(c);
+    std::sort(p.counts.begin(), p.counts.end());
+    p.counts.erase(std::unique(p.counts.begin(), p.counts.end()), p.counts.end());
+  } else {
+    p.counts.resize(std::size_t(std::max(p.upper, 0)));
+    std::iota(p.counts.begin(), p.counts.end(), 1);
+  }
+  return p;
+}
+
+/// Rough expected seconds, only to weigh the progress bar's units (its estimate of the time left is
+/// then calibrated by the time the done units actually took): nodes ~ elements * p^D * (vertices per
+/// element: 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor.
+double estimated_nodes(ElementType type, offset_t elements) {
+  const double per_vertex[] = {0.5, 1.0, 1.0 / 5.5, 1.0};
+  return double(elements) * std::pow(type.order, dimension(type.shape)) * per_vertex[int(type.shape)];
+}
+double generation_seconds(ElementType type, offset_t elements) { return 2e-6 * double(elements) * type.order; }
+double case_seconds(ElementType type, Operation op, int points, int components, offset_t elements, offset_t nodes,
+                    std::size_t counts, int launches) {
+  const double bytes = double(minimal_bytes(op, elements, nodes_per_element(type), nodes, points, components,
+                                            dimension(type.shape)));
+  const double setup = bytes * 4 / 5e9;  // uploading the rotating copies (~4x L2 or one copy) and filling
+  return setup + double(counts) * launches * (bytes / 1.5e12 + 10e-6);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+std::string describe(ElementType type, int components, Operation op) {
+  return to_string(type) + " C=" + std::to_string(components) + " " + operation_name(op);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"feinterp-sweep: times the packed kernel at every elements_per_block and writes the tuning table"};
+  tuning::Selection selection;
+  selection.operation_names = {"all"};
+  selection.add_options(app);
+  int repeats = 10, warmup = 2;
+  std::string output;
+  std::vector<std::string> mesh_files;
+  app.add_option("--repeats", repeats, "timed launches per count, the median kept (at least 10)")->check(CLI::Range(10, 10000));
+  app.add_option("--warmup", warmup, "untimed launches before each count")->check(CLI::Range(1, 1000));
+  app.add_option("--output", output, "directory for the results (default: sweep-<device>)");
+  app.add_option("--mesh", mesh_files,
+                 "sweep the blocks of this .msh file instead of generated meshes (repeatable; --elements and "
+                 "--orders filter its blocks when given)");
+  app.footer("Writes DIR/timings.csv, DIR/<device>.txt (the tuning table) and DIR/timings.svg.\n"
+             "Exit status: 0 done, 1 error, 3 no usable CUDA device.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "feinterp-sweep: error: %s (see --help)\n", e.what());
+    return 1;
+  }
+
+  try {
+    selection.finish(repeats);
+    if (!cuda::cuda_available()) {
+      std::fprintf(stderr, "feinterp-sweep: error: %s\n", cuda::cuda_unavailable_reason().c_str());
+      return exit_no_device;
+    }
+    const cuda::DeviceInfo& device = cuda::current_device();
+    const std::string stem = tuning::table_file_stem(device.name);
+    if (output.empty()) output = "sweep-" + stem;
+    std::error_code ec;
+    std::filesystem::create_directories(output, ec);
+    if (ec || !std::filesystem::is_directory(output))
+      throw std::runtime_error("cannot create the output directory '" + output + "': " + ec.message());
+
+    tuning::SweepContext context;
+    context.device = device.name;
+    context.major = device.major;
+    context.minor = device.minor;
+    context.driver_version = device.driver_version;
+    context.runtime_version = device.runtime_version;
+    context.point_set = selection.points_name;
+    context.warmup = warmup;
+    context.repeats = repeats;
+    context.date = utc_now();
+    context.git_revision = FEINTERP_GIT_REVISION;
+    for (int i = 0; i < argc; ++i) context.command_line += (i ? " " : "") + std::string(argv[i]);
+
+    // ---- what to sweep --------------------------------------------------------------------------------
+    std::vector<Source> sources;
+    if (mesh_files.empty()) {
+      for (ElementType type : selection.types) sources.push_back({"generated", type, nullptr, {type}});
+    } else {
+      const bool filter = app.count("--elements") > 0 || app.count("--orders") > 0;
+      for (const std::string& file : mesh_files) {
+        std::fprintf(stderr, "loading %s...\n", file.c_str());
+        LoadOptions options;
+        options.read_fields = false;
+        options.skip_unsupported = true;
+        options.warn = [&](const std::string& message) {
+          std::fprintf(stderr, "feinterp-sweep: warning: %s: %s\n", file.c_str(), message.c_str());
+        };
+        Source source{file, std::nullopt, std::make_unique<Mesh>(load_msh(file, options)), {}};
+        for (const ElementBlock& block : source.mesh->blocks)
+          if (!filter || std::find(selection.types.begin(), selection.types.end(), block.type) != selection.types.end())
+            source.types.push_back(block.type);
+        if (source.types.empty())
+          throw std::runtime_error(file + " has no block of the selected element types");
+        sources.push_back(std::move(source));
+      }
+    }
+
+    // Every configuration's counts, planned up front: the progress bar's total.
+    double total_units = 0;
+    std::size_t total_counts = 0, total_configs = 0;
+    for (const Source& source : sources)
+      for (ElementType type : source.types) {
+        const int Q = selection.point_set(type).size();
+        offset_t elements = selection.elements;
+        double nodes = estimated_nodes(type, elements);
+        if (source.mesh) {
+          for (const ElementBlock& b : source.mesh->blocks)
+            if (b.type == type) elements = b.element_count();
+          nodes = double(source.mesh->node_count());
+        } else {
+          total_units += generation_seconds(type, elements);
+        }
+        for (int C : selection.component_counts(type))
+          for (Operation op : selection.operations) {
+            const Plan p = plan(type, op, Q, C, device, selection.quick);
+            total_units += case_seconds(type, op, Q, C, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
+            total_counts += p.counts.size();
+            ++total_configs;
+          }
+      }
+    std::fprintf(stderr, "%s (sm_%d%d, %.0f KiB shared memory per block): %zu configurations, %zu counts, %d + %d launches each\n",
+                 device.name.c_str(), device.major, device.minor, double(device.shared_per_block_optin) / 1024,
+                 total_configs, total_counts, warmup, repeats);
+
+    // ---- the sweep --------------------------------------------------------------------------------------
+    tuning::Progress progress(total_units);
+    double done = 0;
+    std::vector<tuning::SweepConfig> configs;
+    for (Source& source : sources) {
+      if (source.generate) {
+        const ElementType type = *source.generate;
+        progress.update(done, "generating ~" + std::to_string(selection.elements) + " " + to_string(type) + " elements with Gmsh");
+        GenerateOptions options;
+        options.type = type;
+        options.target_elements = selection.elements;
+        options.seed = selection.seed;
+        options.shuffle_nodes = selection.shuffle;
+        source.mesh = std::make_unique<Mesh>(generate_mesh(options));
+        done += generation_seconds(type, selection.elements);
+        progress.step_done(done, "generated " + to_string(type) + ": " + std::to_string(source.mesh->element_count()) + " elements");
+      }
+      const Mesh& mesh = *source.mesh;
+      for (ElementType type : source.types) {
+        const ElementBlock* block = nullptr;
+        for (const ElementBlock& b : mesh.blocks)
+          if (b.type == type) block = &b;
+        if (!block) throw std::runtime_error("the mesh of " + source.label + " has no " + to_string(type) + " block");
+        const PointSet points = selection.point_set(type);
+        const int Q = points.size();
+        for (int C : selection.component_counts(type))
+          for (Operation op : selection.operations) {
+            const Plan p = plan(type, op, Q, C, device, selection.quick);
+            tuning::SweepConfig config;
+            config.mesh = source.label;
+            config.type = type;
+            config.components = C;
+            config.op = op;
+            config.points = Q;
+            config.elements = block->element_count();
+            config.nodes = mesh.node_count();
+            config.max_fitting = p.max_fitting;
+            config.heuristic = p.heuristic;
+            const std::string what = describe(type, C, op);
+            const double units = case_seconds(type, op, Q, C, config.elements, config.nodes, p.counts.size(), warmup + repeats);
+            if (p.max_fitting < 1) {
+              for (int count : p.counts) config.samples.push_back({count, false, 0, 0, 0});
+              done += units;
+              progress.step_done(done, what + ": not even one element fits the device's shared memory");
+              configs.push_back(std::move(config));
+              continue;
+            }
+            progress.update(done, what + ": uploading");
+            tuning::BenchmarkCase bench({block->view(), &mesh.coordinates, mesh.node_count(), points, C, op}, selection.seed);
+            config.minimal_bytes = bench.minimal_bytes();
+            config.rotations = bench.rotations();
+            const double per_count = units / double(std::max<std::size_t>(p.counts.size(), 1));
+            double case_done = done;
+            for (int count : p.counts) {
+              if (count > p.max_fitting) {
+                config.samples.push_back({count, false, 0, 0, 0});
+              } else {
+                progress.update(case_done, what + ": " + std::to_string(count) + "/" + std::to_string(p.max_fitting) + " per block");
+                cuda::LaunchOptions options;
+                options.elements_per_block = count;
+                const tuning::Timing t = bench.time(options, warmup, repeats);
+                config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
+              }
+              case_done += per_count;
+            }
+            done += units;
+            const tuning::SweepSample* best = config.best();
+            char summary[160];
+            std::snprintf(summary, sizeof summary, ": best %d per block, %.1f us (heuristic %d)", best->elements_per_block,
+                          best->median_us, p.heuristic);
+            progress.step_done(done, what + summary);
+            configs.push_back(std::move(config));
+          }
+      }
+      source.mesh.reset();  // a 1M-element p3 mesh holds ~1 GB on the host
+    }
+    progress.finish();
+
+    // ---- results ------------------------------------------------------------------------------------------
+    std::printf("\n%s (compute capability %d.%d), points: %s, median of %d launches (us)\n", device.name.c_str(),
+                device.major, device.minor, selection.points_name.c_str(), repeats);
+    std::printf("%-16s %2s %-19s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "Q", "elements",
+                "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
+    for (const tuning::SweepConfig& c : configs) {
+      const tuning::SweepSample* best = c.best();
+      const tuning::SweepSample* heuristic = c.sample(c.heuristic);
+      const tuning::SweepSample* one = c.sample(1);
+      std::printf("%-16s %2d %-19s %3d %9lld %5d ", to_string(c.type).c_str(), c.components, operation_name(c.op), c.points,
+                  (long long)c.elements, c.max_fitting);
+      if (best) std::printf("%5d %10.1f ", best->elements_per_block, best->median_us);
+      else std::printf("%5s %10s ", "-", "-");
+      if (heuristic && heuristic->fits && best)
+        std::printf("%5d %10.1f %7.1f%% ", c.heuristic, heuristic->median_us,
+                    100.0 * (heuristic->median_us / best->median_us - 1));
+      else std::printf("%5d %10s %8s ", c.heuristic, "-", "-");
+      if (one && one->fits) std::printf("%10.1f\n", one->median_us);
+      else std::printf("%10s\n", "-");
+    }
+    const std::string csv_path = output + "/timings.csv", table_path = output + "/" + stem + ".txt",
+                      svg_path = output + "/timings.svg";
+    tools::write_file_atomically(csv_path, tuning::sweep_csv(context, configs));
+    const std::string table_text = tuning::sweep_table_text(context, configs);
+    tuning::parse_tuning_table(table_text, table_path);  // what is written reads back (throws otherwise)
+    tools::write_file_atomically(table_path, table_text);
+    tools::write_file_atomically(svg_path, tuning::sweep_svg(context, configs));
+    std::printf("\nwrote %s\n      %s (copy to tuning/tables/ to make it the default on this GPU)\n      %s\n",
+                csv_path.c_str(), table_path.c_str(), svg_path.c_str());
+  } catch (const std::exception& e) {
+    // On a terminal, "\r\033[K" first clears the progress bar's line: the error stays one line.
+    std::fprintf(stderr, "%sfeinterp-sweep: error: %s\n", ::isatty(STDERR_FILENO) ? "\r\033[K" : "", e.what());
+    return 1;
+  }
+  return 0;
+}
