@@ -16,6 +16,7 @@
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/generate.hpp>
+#include <feinterp/tuning/registry.hpp>
 
 #include "atomic_write.hpp"
 #include "benchmark_case.hpp"
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
   app.add_option("--csv", csv_path, "write the table as CSV to this file");
   CLI11_PARSE(app, argc, argv);
+  // The library never prints: its one-time tuning warnings (no table for this GPU, no entry for a
+  // configuration, an entry that does not fit) come here.
+  tuning::set_tuning_warning_handler(
+      [](const std::string& message) { std::fprintf(stderr, "feinterp-bench: warning: %s\n", message.c_str()); });
   try {
     selection.finish(repeats);
     if (!cuda::cuda_available()) throw std::runtime_error(cuda::cuda_unavailable_reason());
