@@ -1,5 +1,7 @@
 #include "interpolate.hpp"
 
+#include "arguments.hpp"
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <exception>
@@ -78,30 +80,8 @@ Problem validate(const char* function, Operation op, const BlockView& block, con
          std::to_string(table.values.size()) + " values and " + std::to_string(table.gradients.size()) +
          " gradients; expected " + std::to_string(N) + " nodes, dimension " + std::to_string(D) +
          ", points * nodes values and points * nodes * dimension gradients (use tabulate)");
-  if (node_count < 0) fail("negative node count " + std::to_string(node_count));
-  if (u.components < 1 || u.components > max_components)
-    fail("the field has " + std::to_string(u.components) + " components, expected 1 to " +
-         std::to_string(max_components));
-  const std::size_t field_size = std::size_t(node_count) * std::size_t(u.components);
-  if (u.size != field_size)
-    fail("the field has " + std::to_string(u.size) + " doubles, expected node_count * components = " +
-         std::to_string(node_count) + " * " + std::to_string(u.components) + " = " + std::to_string(field_size));
-  if (field_size > 0 && !u.data) fail("the field data is null, expected " + std::to_string(field_size) + " doubles");
-  const std::size_t needed = output_size(op, block.element_count, table.points, u.components, D);
-  if (out.size < needed)
-    fail(std::string("the output holds ") + std::to_string(out.size) + " doubles, expected at least " +
-         std::to_string(needed) + " (" + std::to_string(block.element_count) + " elements * " +
-         std::to_string(table.points) + " points * " + std::to_string(u.components) + " components" +
-         (op == Operation::values ? std::string() : " * " + std::to_string(D) + " directions") + ")");
-  if (needed > 0 && !out.data) fail("the output data is null, expected " + std::to_string(needed) + " doubles");
-  if (op == Operation::physical_gradients) {
-    const std::size_t points = std::size_t(block.element_count) * std::size_t(table.points);
-    if (detj.data && detj.size < points)
-      fail("the det J output holds " + std::to_string(detj.size) + " doubles, expected at least elements * points = " +
-           std::to_string(points) + " (or a null view to skip it)");
-    if (node_count > 0 && !coordinates)
-      fail("the coordinates are null, expected 3 * node_count = " + std::to_string(3 * node_count) + " doubles");
-  }
+  check_interpolation_arguments(where, {op, block.type, block.element_count, table.type, table.points, node_count, u,
+                                        out, detj, coordinates});
   validate_connectivity(block, node_count);
   return {op,          block.connectivity, block.element_count, N, table.points, D, u.components,
           u.data,      coordinates,        out.data,            detj.data, &table};
