@@ -15,7 +15,9 @@
 //
 // Budget of the full sweep (10 repeats + 2 warm-up): 72 configurations, 3,366 counts (per C and
 // operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
-// quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches.
+// quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches. Measured on
+// an H200 (2026-11-21): 197 s in all, most of it Gmsh making the 12 meshes of ~1M elements (hex p3,
+// 25.7M nodes: ~50 s; tet p3 ~25 s); --quick: 19 s on an H100.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -86,12 +88,16 @@ Plan plan(ElementType type, Operation op, int points, int components, const cuda
 
 /// Rough expected seconds, only to weigh the progress bar's units (its estimate of the time left is
 /// then calibrated by the time the done units actually took): nodes ~ elements * p^D * (vertices per
-/// element: 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor.
+/// element: 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor;
+/// Gmsh ~1.5 us per element * p^2.5, * 1.5 in 3D (1M elements on an H200 host: tri p1 ~1 s, quad p3
+/// ~18 s, hex p3 ~50 s).
 double estimated_nodes(ElementType type, offset_t elements) {
   const double per_vertex[] = {0.5, 1.0, 1.0 / 5.5, 1.0};
   return double(elements) * std::pow(type.order, dimension(type.shape)) * per_vertex[int(type.shape)];
 }
-double generation_seconds(ElementType type, offset_t elements) { return 2e-6 * double(elements) * type.order; }
+double generation_seconds(ElementType type, offset_t elements) {
+  return 1.5e-6 * double(elements) * std::pow(type.order, 2.5) * (dimension(type.shape) == 3 ? 1.5 : 1.0);
+}
 double case_seconds(ElementType type, Operation op, int points, int components, offset_t elements, offset_t nodes,
                     std::size_t counts, int launches) {
   const double bytes = double(minimal_bytes(op, elements, nodes_per_element(type), nodes, points, components,
