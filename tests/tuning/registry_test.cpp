@@ -241,6 +241,10 @@ std::string read_source_table(const std::string& file) {
 }  // namespace
 
 TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
+  // Device matching below is that of the embedded tables: no override from the caller's environment.
+  unsetenv(table_environment_variable);
+  set_tuning_table(nullptr);
+  detail::reset_tuning_state_for_tests();
   const auto& tables = embedded_tuning_tables();  // throws on a malformed checked-in table
   const std::vector<std::string> files = embedded_tuning_table_files();
   ASSERT_EQ(tables.size(), files.size());
