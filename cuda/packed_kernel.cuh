@@ -13,7 +13,8 @@
 // moves its whole working set in block-wide, coalesced passes:
 //
 //   1. table        shape-function table -> shared (one copy per block, read from L2 after block 1)
-//   2. connectivity the block's elements are consecutive, so their connectivity is one contiguous run
+//   2. connectivity the group's elements are consecutive, so their connectivity is one contiguous run;
+//                   it is copied asynchronously (cp.async) one group ahead, into a second buffer
 //   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread
 //   4. compute      thread (q, z): C x T accumulators in registers over the nodes (compile-time N, C, T)
 //   5. store        the block's output is one contiguous run of E * Q * C * T doubles: written by
@@ -23,6 +24,7 @@
 // what varies per element is instantiated at compile time, never branched on at run time.
 #pragma once
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include "../elements/indices.hpp"
@@ -67,29 +69,42 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   // hexahedra (0.5% of copy bandwidth) re-reading their 98 KB table 50k times.
   for (int i = thread; i < N * T * Q; i += threads) s_table[i] = __ldg(args.table + i);
 
+  // 2. connectivity, one group ahead: group i's copy is issued before group i-1 is computed, so its
+  // DRAM latency hides behind that work instead of stalling the block at the top of every iteration.
+  auto fetch_connectivity = [&](offset_t group, node_index* target) {
+    const offset_t first = group * elements_per_block;
+    const offset_t remaining = args.elements - first;
+    const int count = (remaining < elements_per_block ? int(remaining) : elements_per_block) * N;
+    const node_index* source = args.connectivity + first * N;
+    for (int i = thread; i < count; i += threads) __pipeline_memcpy_async(target + i, source + i, sizeof(node_index));
+    __pipeline_commit();
+  };
+  int buffer = 0;
+  if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
+
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
     const offset_t remaining = args.elements - first;
     const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
-
-    // 2. connectivity. (The previous group's gather read s_connectivity before the barrier that
-    // preceded its compute phase, so overwriting it here is safe.)
-    const node_index* connectivity = args.connectivity + first * N;
-    for (int i = thread; i < here * N; i += threads) s_connectivity[i] = __ldg(connectivity + i);
+    const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
+    __pipeline_wait_prior(0);
     __syncthreads();
 
     // 3. gather
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
-      s_field[i] = __ldg(args.field + dof(s_connectivity[local_node], C, c));
+      s_field[i] = __ldg(args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical) {
       for (int i = thread; i < here * N * D; i += threads) {
         const int local_node = i / D, k = i - local_node * D;
-        s_coordinates[i] = __ldg(args.coordinates + offset_t(s_connectivity[local_node]) * 3 + k);
+        s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
       }
     }
     __syncthreads();
+    // The other buffer was last read by the previous group's gather, before the barrier above.
+    buffer ^= 1;
+    if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
 
     // 4. compute
     if (z < here) {

@@ -6,7 +6,8 @@
 //   [ field       E * nodes * C doubles     gathered nodal values, [z][n][c]                       ]
 //   [ coordinates E * nodes * D doubles     gathered node coordinates (physical gradients only)    ]
 //   [ output      E * C * T * Qp doubles    results, [z][c*T + t][q]; Qp = Q rounded up to odd     ]
-//   [ connectivity E * nodes ints           the block's connectivity, read with one coalesced pass ]
+//   [ connectivity 2 * E * nodes ints       two groups' connectivity: the next group's is copied in
+//                                           (cp.async) while the current one is computed and stored ]
 //
 // with E = elements_per_block, T = 1 for values and D for gradients.
 //
@@ -32,7 +33,8 @@ struct SharedLayout {
   std::size_t field;
   std::size_t coordinates;
   std::size_t output;
-  std::size_t connectivity;  ///< offset in doubles of the int array (8-byte aligned)
+  std::size_t connectivity;  ///< offset in doubles of the two int arrays (8-byte aligned)
+  std::size_t connectivity_stride;  ///< ints from the first connectivity buffer to the second
   std::size_t bytes;         ///< total dynamic shared memory
 };
 
@@ -48,7 +50,9 @@ FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, Operation op, i
   const std::size_t coordinate_doubles = op == Operation::physical_gradients ? E * nodes * dimension : 0;
   layout.output = layout.coordinates + coordinate_doubles;
   layout.connectivity = layout.output + E * components * layout.table_width * layout.padded_points;
-  const std::size_t connectivity_doubles = (E * nodes * sizeof(node_index) + sizeof(double) - 1) / sizeof(double);
+  // Each buffer rounded up to 16 bytes, so that both start aligned for the asynchronous copies.
+  layout.connectivity_stride = (E * nodes + 3) / 4 * 4;
+  const std::size_t connectivity_doubles = 2 * layout.connectivity_stride * sizeof(node_index) / sizeof(double);
   layout.bytes = (layout.connectivity + connectivity_doubles) * sizeof(double);
   return layout;
 }
