@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine and builds feinterp into ./build:
+#   1. installs the Debian packages it needs (when missing; needs root or sudo),
+#   2. configures (CUDA on when nvcc is found: /usr/local/cuda/bin is added to PATH),
+#   3. builds everything, tests included.
+# CUDA architectures: the GPU's own ("native") when one is visible, else sm_90 (H100);
+# override with FEINTERP_CUDA_ARCHITECTURES="80;90".
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
+architectures=${FEINTERP_CUDA_ARCHITECTURES:-}
+if [ -z "$architectures" ]; then
+  if nvidia-smi -L >/dev/null 2>&1; then architectures=native; else architectures=90; fi
+fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$architectures" >/dev/null
+cmake --build build
