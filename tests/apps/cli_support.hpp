@@ -13,33 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "../support/temp_dir.hpp"
+
 namespace feinterp::test {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "feinterp-cli-test-XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    if (!::mkdtemp(buffer.data())) std::abort();
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-  /// Names of the files in the directory (to check that nothing stray was left).
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) names.push_back(entry.path().filename().string());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
 
 inline void write_text(const std::string& path, const std::string& content) { std::ofstream(path, std::ios::binary) << content; }
 

@@ -17,17 +17,6 @@ using namespace feinterp::testing;
 template <class Element>
 class Indices : public ::testing::Test {};
 
-using AllElements = ::testing::Types<Triangle<1>, Triangle<2>, Triangle<3>, Quadrilateral<1>, Quadrilateral<2>,
-                                     Quadrilateral<3>, Tetrahedron<1>, Tetrahedron<2>, Tetrahedron<3>,
-                                     Hexahedron<1>, Hexahedron<2>, Hexahedron<3>>;
-struct ElementName {
-  template <class Element>
-  static std::string GetName(int) {
-    std::string name = to_string(Element::type());
-    std::replace(name.begin(), name.end(), ' ', '_');
-    return name;
-  }
-};
 TYPED_TEST_SUITE(Indices, AllElements, ElementName);
 
 TYPED_TEST(Indices, DofIsNodeTimesComponentsPlusComponent) {

@@ -2,6 +2,9 @@
 // order p reproduces, and a seed printed on failure.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -11,6 +14,21 @@
 #include <feinterp/elements/elements.hpp>
 
 namespace feinterp::testing {
+
+/// The 12 element types, for typed test suites: TYPED_TEST_SUITE(Suite, AllElements, ElementName).
+using AllElements = ::testing::Types<Triangle<1>, Triangle<2>, Triangle<3>, Quadrilateral<1>, Quadrilateral<2>,
+                                     Quadrilateral<3>, Tetrahedron<1>, Tetrahedron<2>, Tetrahedron<3>,
+                                     Hexahedron<1>, Hexahedron<2>, Hexahedron<3>>;
+
+/// Test names "triangle_p1" ... rather than gtest's type indices.
+struct ElementName {
+  template <class Element>
+  static std::string GetName(int) {
+    std::string name = to_string(Element::type());
+    std::replace(name.begin(), name.end(), ' ', '_');
+    return name;
+  }
+};
 
 /// A fresh seed per test (std::random_device); wrap uses in SCOPED_TRACE(seed_message(seed)).
 inline unsigned fresh_seed() { return std::random_device{}(); }

@@ -9,32 +9,11 @@
 #include <feinterp/mesh/generate.hpp>
 #include <set>
 
+#include "mesh_test_util.hpp"
+
 using namespace feinterp;
 
 namespace {
-
-// det J at every node of every element (the extreme points of a polynomial map's sign change).
-double min_detj(const Mesh& mesh, const ElementBlock& b) {
-  return visit(b.type, [&](auto element) {
-    using E = decltype(element);
-    constexpr int D = E::dimension, N = E::nodes_per_element;
-    double worst = 1e300;
-    double x[N * 3], values[N], gradients[N * D], xi[3];
-    for (offset_t e = 0; e < b.element_count(); ++e) {
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < 3; ++k)
-          x[n * 3 + k] = mesh.coordinates[std::size_t(b.connectivity[std::size_t(e * N + n)]) * 3 + std::size_t(k)];
-      for (int q = 0; q < N; ++q) {
-        E::reference_node(q, xi);
-        E::shape_gradients(xi, values, gradients);
-        double J[D][D];
-        jacobian<D, N>(x, 3, gradients, J);
-        worst = std::min(worst, determinant(J));
-      }
-    }
-    return worst;
-  });
-}
 
 class Generate : public ::testing::TestWithParam<ElementType> {};
 
@@ -51,7 +30,7 @@ TEST_P(Generate, CountValidityAndReproducibility) {
     EXPECT_GT(b.element_count(), 600 * 0.6);  // small meshes: ~30% (see generate.hpp)
     EXPECT_LT(b.element_count(), 600 * 1.4);
     EXPECT_NO_THROW(validate_connectivity(b.view(), mesh.node_count()));
-    EXPECT_GT(min_detj(mesh, b), 0.0) << to_string(type);
+    EXPECT_GT(test::min_detj_at_nodes(mesh, b), 0.0) << to_string(type);
     std::set<node_index> used(b.connectivity.begin(), b.connectivity.end());
     EXPECT_EQ(offset_t(used.size()), mesh.node_count()) << "unused nodes";
     for (std::size_t i = 0; i < mesh.coordinates.size(); i += 3) {

@@ -9,27 +9,13 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/fem/geometry.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <algorithm>
+#include "../support/temp_dir.hpp"
+
 namespace feinterp::test {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "feinterp-mesh-test-XXXXXX").string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    if (!::mkdtemp(buffer.data())) std::abort();
-    path_ = buffer.data();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 inline void write_file(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
@@ -54,5 +40,29 @@ inline std::string msh22(const std::string& nodes, const std::string& elements, 
 /// Four nodes of the unit square and two triangles (tags 1..4; elements 1, 2).
 inline std::string square_nodes() { return "4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n"; }
 inline std::string square_triangles() { return "2\n1 2 2 0 1 1 2 3\n2 2 2 0 1 1 3 4\n"; }
+
+/// The smallest det J over every node of every element of a block (where a polynomial map's
+/// Jacobian changes sign first on a badly curved element).
+inline double min_detj_at_nodes(const Mesh& mesh, const ElementBlock& b) {
+  return visit(b.type, [&](auto element) {
+    using E = decltype(element);
+    constexpr int D = E::dimension, N = E::nodes_per_element;
+    double worst = 1e300;
+    double x[N * 3], values[N], gradients[N * D], xi[3];
+    for (offset_t e = 0; e < b.element_count(); ++e) {
+      for (int n = 0; n < N; ++n)
+        for (int k = 0; k < 3; ++k)
+          x[n * 3 + k] = mesh.coordinates[std::size_t(b.connectivity[std::size_t(e * N + n)]) * 3 + std::size_t(k)];
+      for (int q = 0; q < N; ++q) {
+        E::reference_node(q, xi);
+        E::shape_gradients(xi, values, gradients);
+        double J[D][D];
+        jacobian<D, N>(x, 3, gradients, J);
+        worst = std::min(worst, determinant(J));
+      }
+    }
+    return worst;
+  });
+}
 
 }  // namespace feinterp::test

@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "mesh_test_util.hpp"
+
 using namespace feinterp;
 
 namespace {
@@ -35,27 +37,6 @@ std::map<std::vector<node_index>, int> facets(const ElementBlock& b) {
   return count;
 }
 
-double min_detj_at_vertices(const Mesh& mesh, const ElementBlock& b) {
-  return visit(b.type, [&](auto element) {
-    using E = decltype(element);
-    constexpr int D = E::dimension, N = E::nodes_per_element;
-    double worst = 1e300, x[N * 3], values[N], gradients[N * D], xi[3];
-    for (offset_t e = 0; e < b.element_count(); ++e) {
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < 3; ++k)
-          x[n * 3 + k] = mesh.coordinates[std::size_t(b.connectivity[std::size_t(e * N + n)]) * 3 + std::size_t(k)];
-      for (int q = 0; q < N; ++q) {
-        E::reference_node(q, xi);
-        E::shape_gradients(xi, values, gradients);
-        double J[D][D];
-        jacobian<D, N>(x, 3, gradients, J);
-        worst = std::min(worst, determinant(J));
-      }
-    }
-    return worst;
-  });
-}
-
 TEST(Refine, ConformingAndOriented) {
   for (Shape shape : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron}) {
     SCOPED_TRACE(shape_name(shape));
@@ -77,7 +58,7 @@ TEST(Refine, ConformingAndOriented) {
         boundary_after += c == 1;
       }
       EXPECT_EQ(boundary_after, boundary_before * (dim == 2 ? 2 : 4)) << "hanging nodes or a non-conforming split";
-      EXPECT_GT(min_detj_at_vertices(mesh, mesh.blocks[0]), 0.0);
+      EXPECT_GT(test::min_detj_at_nodes(mesh, mesh.blocks[0]), 0.0);
       std::set<std::array<double, 3>> points;
       for (std::size_t i = 0; i < mesh.coordinates.size(); i += 3)
         points.insert({mesh.coordinates[i], mesh.coordinates[i + 1], mesh.coordinates[i + 2]});
@@ -93,7 +74,7 @@ TEST(Refine, GenerateRefinedHighOrder) {
   ASSERT_EQ(mesh.blocks.size(), 1u);
   EXPECT_EQ(mesh.blocks[0].type, (ElementType{Shape::triangle, 2}));
   EXPECT_NEAR(double(mesh.element_count()) / 120000.0, 1.0, 0.07);
-  EXPECT_GT(min_detj_at_vertices(mesh, mesh.blocks[0]), 0.0);
+  EXPECT_GT(test::min_detj_at_nodes(mesh, mesh.blocks[0]), 0.0);
   EXPECT_THROW(detail::refine_uniformly(const_cast<Mesh&>(mesh)), std::exception);  // order 2: refused
 }
 
