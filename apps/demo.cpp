@@ -19,6 +19,7 @@
 #include <feinterp/fem/interpolate.hpp>
 #include <feinterp/fem/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
+#include <feinterp/fem/relative_difference.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/traffic.hpp>
 #include <feinterp/mesh/generate.hpp>
@@ -61,16 +62,6 @@ struct PairResult {
   double generate_s = 0;
   OperationResult ops[3];
 };
-
-double relative_error(const std::vector<double>& computed, const std::vector<double>& exact) {
-  double difference = 0, scale = 0;
-  for (std::size_t i = 0; i < exact.size(); ++i) {
-    if (!std::isfinite(computed[i])) return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::abs(computed[i] - exact[i]));
-    scale = std::max(scale, std::abs(exact[i]));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 double gbs(offset_t bytes, double seconds) { return seconds > 0 ? double(bytes) / seconds / 1e9 : 0.0; }
 
@@ -128,7 +119,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   for (int i = 0; i < 3; ++i) {
     r.ops[i].seconds = interpolator.run(operations[i], out, nullptr, o.repeats);
     r.ops[i].bytes = minimal_bytes(operations[i], E, nodes_per_element(type), nodes, Q, C, D);
-    r.ops[i].error = relative_error(out, *exact[i]);
+    r.ops[i].error = max_relative_difference(out, *exact[i]);
   }
   return r;
 }

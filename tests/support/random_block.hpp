@@ -13,6 +13,7 @@
 
 #include <feinterp/elements/elements.hpp>
 #include <feinterp/fem/block.hpp>
+#include <feinterp/fem/relative_difference.hpp>
 
 namespace feinterp::test {
 
@@ -84,15 +85,9 @@ inline std::vector<double> random_field(offset_t node_count, int components, std
   return u;
 }
 
-/// max |a - b| / max |b|, or infinity if any entry of a is not finite (a poisoned entry left unwritten).
+/// The library's comparison (fem/relative_difference.hpp).
 inline double relative_error(const std::vector<double>& a, const std::vector<double>& b) {
-  double difference = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (!std::isfinite(a[i])) return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return scale > 0 ? difference / scale : difference;
+  return max_relative_difference(a, b);
 }
 
 inline std::vector<double> poisoned(std::size_t size) {

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
           tuning::BenchmarkCase bench({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op}, selection.seed);
           cuda::LaunchOptions packed, baseline;
           baseline.kernel = cuda::Kernel::baseline;
-          const double difference = tuning::max_relative_difference(bench.result(packed), bench.result(baseline));
+          const double difference = max_relative_difference(bench.result(packed), bench.result(baseline));
           if (!(difference <= 1e-12))
             throw std::runtime_error("packed and baseline kernels disagree for " + to_string(type) + ", C = " +
                                      std::to_string(C) + ": relative difference " + std::to_string(difference));

@@ -16,6 +16,7 @@
 #include <feinterp/fem/operation.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
+#include <feinterp/fem/relative_difference.hpp>
 #include <feinterp/mesh/generate.hpp>
 
 namespace feinterp::tuning {
@@ -127,17 +128,5 @@ class GeneratedBlock {
 };
 
 inline GeneratedBlock generate_block(ElementType type, const Selection& s) { return GeneratedBlock(type, s); }
-
-/// max |a - b| / max |b|; infinity where a holds a non-finite value.
-inline double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double difference = 0, scale = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    if (!std::isfinite(a[i]) || !std::isfinite(b[i])) return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
-  return scale > 0 ? difference / scale : difference;
-}
 
 }  // namespace feinterp::tuning
