@@ -9,6 +9,7 @@
 
 #include "../elements/indices.hpp"
 #include "../fem/geometry.hpp"
+#include "../fem/layout.hpp"
 #include "../fem/operation.hpp"
 #include "kernel_args.hpp"
 
@@ -38,6 +39,8 @@ __global__ void baseline_kernel(const KernelArgs args) {
   node_index* s_connectivity = reinterpret_cast<node_index*>(s_coordinates + (physical ? N * D : 0));
 
   const offset_t e = blockIdx.x;
+  const GradientsLayout out_layout{args.elements, Q, C, T};  // T = 1: the values layout
+  const ValuesLayout detj_layout{args.elements, Q, 1};
   for (int i = threadIdx.x; i < N * T * Q; i += blockDim.x) s_table[i] = args.table[i];
   for (int i = threadIdx.x; i < N; i += blockDim.x) s_connectivity[i] = args.connectivity[e * N + i];
   __syncthreads();
@@ -65,9 +68,9 @@ __global__ void baseline_kernel(const KernelArgs args) {
         inverse_transpose(J, det, inverse_t);
         for (int d = 0; d < D; ++d) reference[d] = result[d];
         physical_gradient<D>(inverse_t, reference, result);
-        if (args.detj && c == 0) args.detj[e * Q + q] = det;
+        if (args.detj && c == 0) args.detj[detj_layout(e, q, 0)] = det;
       }
-      for (int t = 0; t < T; ++t) args.out[((e * Q + q) * C + c) * T + t] = result[t];
+      for (int t = 0; t < T; ++t) args.out[out_layout(e, q, c, t)] = result[t];
     }
     __syncthreads();
   }

@@ -29,6 +29,7 @@
 
 #include "../elements/indices.hpp"
 #include "../fem/geometry.hpp"
+#include "../fem/layout.hpp"
 #include "../fem/operation.hpp"
 #include "kernel_args.hpp"
 #include "shared_layout.hpp"
@@ -154,7 +155,7 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
             for (int d = 0; d < D; ++d) reference[d] = result[c][d];
             physical_gradient<D>(inverse_t, reference, result[c]);
           }
-          if (args.detj) args.detj[element * Q + q] = det;
+          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(element, q, 0)] = det;
         }
 #pragma unroll
         for (int c = 0; c < C; ++c)
@@ -168,7 +169,7 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
     // The next group's compute phase rewrites s_output only after two more barriers.
     constexpr int CT = C * T;
     const int per_element = Q * CT;
-    double* out = args.out + first * per_element;
+    double* out = args.out + GradientsLayout{args.elements, Q, C, T}(first, 0, 0, 0);  // T = 1: values
     for (int i = thread; i < here * per_element; i += threads) {
       const int element = i / per_element;
       const int r = i - element * per_element;

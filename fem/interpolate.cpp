@@ -101,6 +101,9 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
   const double* gradients = p.table->gradients.data();
   double ue[N * CMAX];
   double xe[N * 3];
+  const ValuesLayout values_layout{p.elements, Q, C};
+  const GradientsLayout gradients_layout{p.elements, Q, C, D};
+  const ValuesLayout detj_layout{p.elements, Q, 1};
   for (offset_t e = begin; e < end; ++e) {
     const node_index* nodes = p.connectivity + e * N;
     for (int n = 0; n < N; ++n) {
@@ -108,27 +111,27 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
       for (int c = 0; c < C; ++c) ue[n * C + c] = src[c];
     }
     if (p.op == Operation::values) {
-      double* o = p.out + e * Q * C;
+      double* o = p.out + values_layout(e, 0, 0);
       for (int q = 0; q < Q; ++q) {
         const double* t = values + q * N;
         double acc[CMAX] = {};
         for (int n = 0; n < N; ++n)
           for (int c = 0; c < C; ++c) acc[c] += t[n] * ue[n * C + c];
-        for (int c = 0; c < C; ++c) o[q * C + c] = acc[c];
+        for (int c = 0; c < C; ++c) o[values_layout(0, q, c)] = acc[c];
       }
       continue;
     }
     if (p.op == Operation::physical_gradients)
       for (int n = 0; n < N; ++n)
         for (int k = 0; k < 3; ++k) xe[n * 3 + k] = p.coordinates[offset_t(nodes[n]) * 3 + k];
-    double* o = p.out + e * Q * C * D;
+    double* o = p.out + gradients_layout(e, 0, 0, 0);
     for (int q = 0; q < Q; ++q) {
       const double* g = gradients + q * N * D;
       double acc[CMAX][D] = {};
       for (int n = 0; n < N; ++n)
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < D; ++d) acc[c][d] += ue[n * C + c] * g[n * D + d];
-      double* oq = o + q * C * D;
+      double* oq = o + gradients_layout(0, q, 0, 0);
       if (p.op == Operation::reference_gradients) {
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < D; ++d) oq[c * D + d] = acc[c][d];
@@ -138,9 +141,9 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
       jacobian<D, N>(xe, 3, g, J);
       const double det = determinant(J);
       if (!(det > 0.0)) throw InvertedElementError(e, q, det);
-      if (p.detj) p.detj[e * Q + q] = det;
+      if (p.detj) p.detj[detj_layout(e, q, 0)] = det;
       inverse_transpose(J, det, JinvT);
-      for (int c = 0; c < C; ++c) physical_gradient<D>(JinvT, acc[c], oq + c * D);
+      for (int c = 0; c < C; ++c) physical_gradient<D>(JinvT, acc[c], oq + gradients_layout(0, 0, c, 0));
     }
   }
 }
@@ -172,6 +175,9 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
   const int K = C + (physical ? D : 0);
   const int Q = p.points;
   const int R = p.op == Operation::values ? 1 : D;  // result rows per point
+  const ValuesLayout values_layout{p.elements, Q, C};
+  const GradientsLayout gradients_layout{p.elements, Q, C, D};
+  const ValuesLayout detj_layout{p.elements, Q, 1};
   // The table as a (Q*R x N) column-major matrix: row q*R + r, column n.
   Table T(Q * R, N);
   for (int q = 0; q < Q; ++q)
@@ -198,7 +204,7 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
         }
       }
     }
-    double* out = p.out + first * Q * C * R;
+    double* out = p.out + GradientsLayout{p.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: the values layout
     // Column e*K + c of the result, row q*R + r, is the result at (element first + e, point q,
     // component c, direction r).
     if (C == 1 && !physical) {
@@ -211,14 +217,14 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
     if (p.op == Operation::values) {
       for (offset_t e = 0; e < m; ++e)
         for (int q = 0; q < Q; ++q)
-          for (int c = 0; c < C; ++c) out[(e * Q + q) * C + c] = rd[(e * K + c) * Q + q];
+          for (int c = 0; c < C; ++c) out[values_layout(e, q, c)] = rd[(e * K + c) * Q + q];
       continue;
     }
     if (p.op == Operation::reference_gradients) {
       for (offset_t e = 0; e < m; ++e)
         for (int q = 0; q < Q; ++q)
           for (int c = 0; c < C; ++c)
-            for (int d = 0; d < D; ++d) out[((e * Q + q) * C + c) * D + d] = rd[((e * K + c) * Q + q) * D + d];
+            for (int d = 0; d < D; ++d) out[gradients_layout(e, q, c, d)] = rd[((e * K + c) * Q + q) * D + d];
       continue;
     }
     for (offset_t e = 0; e < m; ++e) {
@@ -229,10 +235,10 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
           for (int d = 0; d < D; ++d) J[k][d] = rd[((e * K + C + k) * Q + q) * D + d];
         const double det = determinant(J);
         if (!(det > 0.0)) throw InvertedElementError(element, q, det);
-        if (p.detj) p.detj[element * Q + q] = det;
+        if (p.detj) p.detj[detj_layout(element, q, 0)] = det;
         inverse_transpose(J, det, JinvT);
         for (int c = 0; c < C; ++c)
-          physical_gradient<D>(JinvT, rd + ((e * K + c) * Q + q) * D, out + ((e * Q + q) * C + c) * D);
+          physical_gradient<D>(JinvT, rd + ((e * K + c) * Q + q) * D, out + gradients_layout(e, q, c, 0));
       }
     }
   }
