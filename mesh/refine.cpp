@@ -107,35 +107,41 @@ void refine_block(Mesh& mesh, ElementBlock& block, NewNodes& nodes) {
         // mean of the parent vertices whose corner coordinate matches on every axis where it is 0 or 2.
         visit(type, [&](auto element) {
           using El = decltype(element);
-          constexpr int D = El::dimension, V = El::nodes_per_element;
-          int corner[V][3] = {};
-          for (int i = 0; i < V; ++i) {
-            double xi[3];
-            El::reference_node(i, xi);
-            for (int d = 0; d < D; ++d) corner[i][d] = xi[d] > 0 ? 1 : 0;
-          }
-          node_index lattice[27];
-          const int size = D == 2 ? 9 : 27;
-          for (int p = 0; p < size; ++p) {
-            const int c[3] = {p % 3, (p / 3) % 3, p / 9};
-            node_index set[8];
-            int count = 0;
+          // Only order 1 is refined (refine_uniformly checks it); visit instantiates the other orders
+          // too, and they must not compile this body, whose vertex set holds at most 8 nodes.
+          if constexpr (El::order != 1) {
+            throw MeshError("cannot refine " + to_string(type) + " elements: expected order 1");
+          } else {
+            constexpr int D = El::dimension, V = El::nodes_per_element;
+            int corner[V][3] = {};
             for (int i = 0; i < V; ++i) {
-              bool match = true;
-              for (int d = 0; d < D; ++d) match &= c[d] == 1 || c[d] == 2 * corner[i][d];
-              if (match) set[count++] = v[i];
+              double xi[3];
+              El::reference_node(i, xi);
+              for (int d = 0; d < D; ++d) corner[i][d] = xi[d] > 0 ? 1 : 0;
             }
-            lattice[p] = count == 1   ? set[0]
-                         : count == V ? nodes.add(set, count)  // cell centre: this element's own
-                                      : nodes.at({set[0], set[1], count > 2 ? set[2] : 0, count > 3 ? set[3] : 0}, count);
-          }
-          for (int child = 0; child < (D == 2 ? 4 : 8); ++child) {
-            const int o[3] = {child & 1, (child >> 1) & 1, (child >> 2) & 1};
-            for (int i = 0; i < V; ++i) {
-              const int a = o[0] + corner[i][0], b = o[1] + corner[i][1], c = D == 3 ? o[2] + corner[i][2] : 0;
-              out.push_back(lattice[a + 3 * b + 9 * c]);
+            node_index lattice[27];
+            const int size = D == 2 ? 9 : 27;
+            for (int p = 0; p < size; ++p) {
+              const int c[3] = {p % 3, (p / 3) % 3, p / 9};
+              node_index set[8];
+              int count = 0;
+              for (int i = 0; i < V; ++i) {
+                bool match = true;
+                for (int d = 0; d < D; ++d) match &= c[d] == 1 || c[d] == 2 * corner[i][d];
+                if (match) set[count++] = v[i];
+              }
+              lattice[p] = count == 1   ? set[0]
+                           : count == V ? nodes.add(set, count)  // cell centre: this element's own
+                                        : nodes.at({set[0], set[1], count > 2 ? set[2] : 0, count > 3 ? set[3] : 0}, count);
             }
-            physical.push_back(tag);
+            for (int child = 0; child < (D == 2 ? 4 : 8); ++child) {
+              const int o[3] = {child & 1, (child >> 1) & 1, (child >> 2) & 1};
+              for (int i = 0; i < V; ++i) {
+                const int a = o[0] + corner[i][0], b = o[1] + corner[i][1], c = D == 3 ? o[2] + corner[i][2] : 0;
+                out.push_back(lattice[a + 3 * b + 9 * c]);
+              }
+              physical.push_back(tag);
+            }
           }
         });
         break;
