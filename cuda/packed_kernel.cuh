@@ -63,6 +63,13 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   const int threads = blockDim.x * blockDim.z;
   const int z = threadIdx.z;
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
+  // The store walks i = thread, thread + threads, ... and needs (element, r) = divmod(i, per_element):
+  // the stride is the same for every group, so the divisions by the run-time per_element are done
+  // once here instead of twice per stored value.
+  constexpr int CT = C * T;
+  const int per_element = Q * CT;
+  const int store_start_element = thread / per_element, store_start_r = thread - store_start_element * per_element;
+  const int store_step_elements = threads / per_element, store_step_r = threads - store_step_elements * per_element;
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
@@ -167,14 +174,17 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
 
     // 5. store: the group's results are the contiguous range [first * Q*C*T, (first + here) * Q*C*T).
     // The next group's compute phase rewrites s_output only after two more barriers.
-    constexpr int CT = C * T;
-    const int per_element = Q * CT;
     double* out = args.out + GradientsLayout{args.elements, Q, C, T}(first, 0, 0, 0);  // T = 1: values
+    int element = store_start_element, r = store_start_r;  // i = element * per_element + r
     for (int i = thread; i < here * per_element; i += threads) {
-      const int element = i / per_element;
-      const int r = i - element * per_element;
-      const int q = r / CT, ct = r - q * CT;
+      const int q = r / CT, ct = r - q * CT;  // CT is a constant: a multiply and a shift
       out[i] = s_output[(element * CT + ct) * Qp + q];
+      element += store_step_elements;
+      r += store_step_r;
+      if (r >= per_element) {
+        r -= per_element;
+        ++element;
+      }
     }
   }
 }
