@@ -7,7 +7,11 @@
 
 namespace feinterp {
 
-enum class Shape { triangle, quadrilateral, tetrahedron, hexahedron };
+enum class Shape { line, triangle, quadrilateral, tetrahedron, hexahedron };
+
+/// Every shape, lowest reference dimension first.
+inline constexpr Shape all_shapes[] = {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron,
+                                       Shape::hexahedron};
 
 struct ElementType {
   Shape shape;
@@ -21,6 +25,7 @@ constexpr int max_order = 3;
 
 inline const char* shape_name(Shape shape) {
   switch (shape) {
+    case Shape::line: return "line";
     case Shape::triangle: return "triangle";
     case Shape::quadrilateral: return "quadrilateral";
     case Shape::tetrahedron: return "tetrahedron";
@@ -29,20 +34,23 @@ inline const char* shape_name(Shape shape) {
   return "unknown shape";
 }
 
+/// The reference dimension d of the shape: 1 (line), 2 (triangle, quadrilateral), 3 (tetrahedron,
+/// hexahedron). The space the element lives in may have more (space_dimension in fem/block.hpp).
 inline int dimension(Shape shape) {
-  return (shape == Shape::triangle || shape == Shape::quadrilateral) ? 2 : 3;
+  return shape == Shape::line ? 1 : (shape == Shape::triangle || shape == Shape::quadrilateral) ? 2 : 3;
 }
 
 inline bool is_simplex(Shape shape) { return shape == Shape::triangle || shape == Shape::tetrahedron; }
 
-/// Parses "triangle", "tri", "quadrilateral", "quad", "tetrahedron", "tet", "hexahedron", "hex".
+/// Parses "line", "triangle", "tri", "quadrilateral", "quad", "tetrahedron", "tet", "hexahedron", "hex".
 inline Shape parse_shape(const std::string& name) {
+  if (name == "line") return Shape::line;
   if (name == "triangle" || name == "tri") return Shape::triangle;
   if (name == "quadrilateral" || name == "quad") return Shape::quadrilateral;
   if (name == "tetrahedron" || name == "tet") return Shape::tetrahedron;
   if (name == "hexahedron" || name == "hex") return Shape::hexahedron;
   throw std::invalid_argument("unknown element shape '" + name +
-                              "': expected triangle, quadrilateral, tetrahedron or hexahedron");
+                              "': expected line, triangle, quadrilateral, tetrahedron or hexahedron");
 }
 
 inline std::string to_string(ElementType type) {
@@ -56,11 +64,12 @@ inline void check_order(ElementType type) {
                                 shape_name(type.shape) + ": expected 1, 2 or 3");
 }
 
-/// Nodes of the complete Lagrange element: 3/6/10, 4/9/16, 4/10/20, 8/27/64.
+/// Nodes of the complete Lagrange element: 2/3/4, 3/6/10, 4/9/16, 4/10/20, 8/27/64.
 inline int nodes_per_element(ElementType type) {
   check_order(type);
   const int p = type.order;
   switch (type.shape) {
+    case Shape::line: return p + 1;
     case Shape::triangle: return (p + 1) * (p + 2) / 2;
     case Shape::quadrilateral: return (p + 1) * (p + 1);
     case Shape::tetrahedron: return (p + 1) * (p + 2) * (p + 3) / 6;
@@ -69,17 +78,17 @@ inline int nodes_per_element(ElementType type) {
   return 0;
 }
 
-// Gmsh's element type codes (gmsh's GmshDefines.h: MSH_TRI_3 = 2, MSH_TRI_6 = 9, ...). These are
-// facts about the file format, so they live here and need no Gmsh.
+// Gmsh's element type codes (gmsh's GmshDefines.h: MSH_LIN_2 = 1, MSH_TRI_3 = 2, MSH_TRI_6 = 9, ...).
+// These are facts about the file format, so they live here and need no Gmsh.
 inline int gmsh_type_code(ElementType type) {
   check_order(type);
-  static constexpr int codes[4][3] = {{2, 9, 21}, {3, 10, 36}, {4, 11, 29}, {5, 12, 92}};
+  static constexpr int codes[5][3] = {{1, 8, 26}, {2, 9, 21}, {3, 10, 36}, {4, 11, 29}, {5, 12, 92}};
   return codes[static_cast<int>(type.shape)][type.order - 1];
 }
 
-/// The element type of a Gmsh type code, or false if the code is none of the 12 supported.
+/// The element type of a Gmsh type code, or false if the code is none of the 15 supported.
 inline bool from_gmsh_type_code(int code, ElementType& type) {
-  for (Shape s : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
+  for (Shape s : all_shapes)
     for (int p = min_order; p <= max_order; ++p)
       if (gmsh_type_code({s, p}) == code) {
         type = {s, p};

@@ -1,9 +1,10 @@
-// Umbrella header of the element library: the 12 element types, indices and visit.
+// Umbrella header of the element library: the 15 element types, indices and visit.
 #pragma once
 
 #include "element_type.hpp"
 #include "hexahedron.hpp"
 #include "indices.hpp"
+#include "line.hpp"
 #include "quadrilateral.hpp"
 #include "tetrahedron.hpp"
 #include "triangle.hpp"

@@ -1,4 +1,4 @@
-// LagrangeElement<Shape, P>: the one compile-time element type. Triangle<P>, Quadrilateral<P>,
+// LagrangeElement<Shape, P>: the one compile-time element type. Line<P>, Triangle<P>, Quadrilateral<P>,
 // Tetrahedron<P> and Hexahedron<P> (in their own headers, with their node diagrams) are aliases of it;
 // what differs between them is the reference domain and the node lattice table, NodeLattice<Shape, P>.
 //
@@ -13,8 +13,9 @@
 
 namespace feinterp {
 
-/// Lattice index of each node, in Gmsh's node order. Specialised in triangle.hpp, quadrilateral.hpp,
-/// tetrahedron.hpp and hexahedron.hpp; each specialisation has `nodes` and `index(node, axis)`.
+/// Lattice index of each node, in Gmsh's node order. Specialised in line.hpp, triangle.hpp,
+/// quadrilateral.hpp, tetrahedron.hpp and hexahedron.hpp; each specialisation has `nodes` and
+/// `index(node, axis)`.
 template <Shape S, int P>
 struct NodeLattice;
 
@@ -25,13 +26,13 @@ struct LagrangeElement {
 
   static constexpr Shape shape = S;
   static constexpr int order = P;
-  static constexpr int dimension = (S == Shape::triangle || S == Shape::quadrilateral) ? 2 : 3;
+  static constexpr int dimension = S == Shape::line ? 1 : (S == Shape::triangle || S == Shape::quadrilateral) ? 2 : 3;
   static constexpr bool simplex = (S == Shape::triangle || S == Shape::tetrahedron);
   static constexpr int nodes_per_element = Lattice::nodes;
 
   static ElementType type() { return {S, P}; }
 
-  /// Reference coordinates of node n: [0, 1] simplices, [-1, 1]^d tensor shapes (Gmsh's).
+  /// Reference coordinates of node n: [0, 1] simplices, [-1, 1]^d lines and tensor shapes (Gmsh's).
   FEINTERP_HD static void reference_node(int n, double* xi) {
     for (int d = 0; d < dimension; ++d) {
       const double t = double(Lattice::index(n, d)) / P;

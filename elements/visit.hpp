@@ -1,5 +1,5 @@
 // visit(type, f): the one place where the run-time pair (shape, order) becomes a compile-time element
-// type. f is called as f(Element{}) with Element one of the 12 LagrangeElement types, and its result is
+// type. f is called as f(Element{}) with Element one of the 15 LagrangeElement types, and its result is
 // returned. Every other switch over element kinds in the project goes through here.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "element_type.hpp"
 #include "hexahedron.hpp"
+#include "line.hpp"
 #include "quadrilateral.hpp"
 #include "tetrahedron.hpp"
 #include "triangle.hpp"
@@ -30,6 +31,7 @@ decltype(auto) visit_order(int order, F&& f) {
 template <class F>
 decltype(auto) visit(ElementType type, F&& f) {
   switch (type.shape) {
+    case Shape::line: return detail::visit_order<Shape::line>(type.order, std::forward<F>(f));
     case Shape::triangle: return detail::visit_order<Shape::triangle>(type.order, std::forward<F>(f));
     case Shape::quadrilateral: return detail::visit_order<Shape::quadrilateral>(type.order, std::forward<F>(f));
     case Shape::tetrahedron: return detail::visit_order<Shape::tetrahedron>(type.order, std::forward<F>(f));
@@ -38,8 +40,9 @@ decltype(auto) visit(ElementType type, F&& f) {
   throw std::invalid_argument("unknown element shape");
 }
 
-/// All 12 supported element types, in a fixed order (for tests, sweeps and the demo).
+/// All 15 supported element types, in a fixed order (for tests, sweeps and the demo).
 inline constexpr ElementType all_element_types[] = {
+    {Shape::line, 1},          {Shape::line, 2},          {Shape::line, 3},
     {Shape::triangle, 1},      {Shape::triangle, 2},      {Shape::triangle, 3},
     {Shape::quadrilateral, 1}, {Shape::quadrilateral, 2}, {Shape::quadrilateral, 3},
     {Shape::tetrahedron, 1},   {Shape::tetrahedron, 2},   {Shape::tetrahedron, 3},

@@ -25,6 +25,7 @@ namespace {
 
 const char* domain_description(Shape shape) {
   switch (shape) {
+    case Shape::line: return "[-1, 1]";
     case Shape::triangle: return "x >= 0, y >= 0, x + y <= 1";
     case Shape::quadrilateral: return "[-1, 1]^2";
     case Shape::tetrahedron: return "x >= 0, y >= 0, z >= 0, x + y + z <= 1";

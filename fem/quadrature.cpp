@@ -110,19 +110,19 @@ PointSet gauss_legendre_tensor(Shape shape, int degree) {
   set.shape = shape;
   set.degree = 2 * n - 1;
   set.name = "Gauss-Legendre " + repeat_count(n, dim);
-  const int count = dim == 2 ? n * n : n * n * n;
+  int count = 1;
+  for (int d = 0; d < dim; ++d) count *= n;
   set.coordinates.reserve(std::size_t(count * dim));
   set.weights.reserve(std::size_t(count));
   // x fastest, then y, then z.
   for (int k = 0; k < (dim == 3 ? n : 1); ++k)
-    for (int j = 0; j < n; ++j)
+    for (int j = 0; j < (dim >= 2 ? n : 1); ++j)
       for (int i = 0; i < n; ++i) {
-        set.coordinates.push_back(g.nodes[std::size_t(i)]);
-        set.coordinates.push_back(g.nodes[std::size_t(j)]);
-        double w = g.weights[std::size_t(i)] * g.weights[std::size_t(j)];
-        if (dim == 3) {
-          set.coordinates.push_back(g.nodes[std::size_t(k)]);
-          w *= g.weights[std::size_t(k)];
+        const int index[3] = {i, j, k};
+        double w = 1.0;
+        for (int d = 0; d < dim; ++d) {
+          set.coordinates.push_back(g.nodes[std::size_t(index[d])]);
+          w *= g.weights[std::size_t(index[d])];
         }
         set.weights.push_back(w);
       }
@@ -338,6 +338,7 @@ PointSet expand(const SymmetricRule& rule) {
 // the construction itself has no limit of its own.
 int max_quadrature_degree(Shape shape) {
   switch (shape) {
+    case Shape::line:
     case Shape::triangle:
     case Shape::quadrilateral:
     case Shape::tetrahedron:

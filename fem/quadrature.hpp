@@ -1,12 +1,12 @@
-// Quadrature rules on the four reference shapes.
+// Quadrature rules on the five reference shapes.
 //
-//   quadrilateral, hexahedron: Gauss-Legendre tensor rules, any degree.
+//   line, quadrilateral, hexahedron: Gauss-Legendre (tensor) rules, any degree.
 //   triangle, tetrahedron:     symmetric rules with positive weights and interior points where such a
 //                              rule is known and compact, else collapsed (Duffy) Gauss-Jacobi rules;
 //                              Gmsh 4.8's own degree-3 triangle and degree-3/4 tetrahedron rules have
 //                              negative weights, which is why feinterp carries its own.
 //
-// Weights sum to the reference measure: 1/2 (triangle), 4 (quadrilateral), 1/6 (tetrahedron),
+// Weights sum to the reference measure: 2 (line), 1/2 (triangle), 4 (quadrilateral), 1/6 (tetrahedron),
 // 8 (hexahedron).
 #pragma once
 

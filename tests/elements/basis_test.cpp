@@ -1,4 +1,4 @@
-// Properties every Lagrange basis must have, checked on all 12 element types: Kronecker property at
+// Properties every Lagrange basis must have, checked on all 15 element types: Kronecker property at
 // the nodes, partition of unity, exact reproduction of the polynomial space (values and gradients),
 // and gradients consistent with finite differences of the values.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Gmsh is the independent oracle of the element library: the reference nodes (coordinates and
-// order) and the Lagrange basis values and gradients must be Gmsh's own, for all 12 types.
+// order) and the Lagrange basis values and gradients must be Gmsh's own, for all 15 types.
 #include <gmsh.h>
 #include <gtest/gtest.h>
 
@@ -58,7 +58,7 @@ TEST_P(GmshOracle, BasisValuesAndGradientsAreGmshs) {
     using E = decltype(element);
     constexpr int N = E::nodes_per_element, D = E::dimension;
     constexpr int points = 20;
-    std::vector<double> local;  // Gmsh wants (u, v, w) triplets, w = 0 in 2D
+    std::vector<double> local;  // Gmsh wants (u, v, w) triplets, 0 beyond the element's dimension
     for (int q = 0; q < points; ++q) {
       const auto xi = random_reference_point<E>(random);
       local.insert(local.end(), xi.begin(), xi.end());
@@ -70,7 +70,7 @@ TEST_P(GmshOracle, BasisValuesAndGradientsAreGmshs) {
     ASSERT_EQ(values.size(), std::size_t(points * N));
     gmsh::model::mesh::getBasisFunctions(gmsh_type_code(type), local, "GradLagrange", components, gradients,
                                          orientations);
-    ASSERT_EQ(components, 3);  // always 3, d/dw = 0 in 2D
+    ASSERT_EQ(components, 3);  // always 3, 0 beyond the element's dimension
     ASSERT_EQ(gradients.size(), std::size_t(points * N * 3));
     for (int q = 0; q < points; ++q) {
       double v[N], g[N * D];

@@ -51,7 +51,7 @@ struct Symmetry {
 };
 
 template <class E>
-constexpr int vertex_count = E::simplex ? E::dimension + 1 : (E::dimension == 2 ? 4 : 8);
+constexpr int vertex_count = E::simplex ? E::dimension + 1 : 1 << E::dimension;
 
 // All vertex permutations that are orientation-preserving symmetries of the reference element.
 template <class E>
@@ -59,7 +59,7 @@ std::vector<Symmetry<E>> rotations() {
   constexpr int V = vertex_count<E>, D = E::dimension;
   double r[V][3] = {};
   for (int i = 0; i < V; ++i) E::reference_node(i, r[i]);
-  // Vertices along each axis from vertex 0: simplices 1..D; quadrilateral 1, 3; hexahedron 1, 3, 4.
+  // Vertices along each axis from vertex 0: simplices 1..D; line 1; quadrilateral 1, 3; hexahedron 1, 3, 4.
   const int axis_vertex[3] = {1, E::simplex ? 2 : 3, E::simplex ? 3 : 4};
   std::vector<int> perm(V);
   std::iota(perm.begin(), perm.end(), 0);
@@ -79,10 +79,11 @@ std::vector<Symmetry<E>> rotations() {
       s.apply(r[i], image);
       for (int k = 0; k < D; ++k) maps_vertices &= std::abs(image[k] - r[perm[i]][k]) < 1e-12;
     }
-    double det = D == 2 ? s.M[0][0] * s.M[1][1] - s.M[0][1] * s.M[1][0]
-                        : s.M[0][0] * (s.M[1][1] * s.M[2][2] - s.M[1][2] * s.M[2][1]) -
-                              s.M[0][1] * (s.M[1][0] * s.M[2][2] - s.M[1][2] * s.M[2][0]) +
-                              s.M[0][2] * (s.M[1][0] * s.M[2][1] - s.M[1][1] * s.M[2][0]);
+    double det = D == 1   ? s.M[0][0]
+                 : D == 2 ? s.M[0][0] * s.M[1][1] - s.M[0][1] * s.M[1][0]
+                          : s.M[0][0] * (s.M[1][1] * s.M[2][2] - s.M[1][2] * s.M[2][1]) -
+                                s.M[0][1] * (s.M[1][0] * s.M[2][2] - s.M[1][2] * s.M[2][0]) +
+                                s.M[0][2] * (s.M[1][0] * s.M[2][1] - s.M[1][1] * s.M[2][0]);
     if (maps_vertices && det > 0) result.push_back(s);
   } while (std::next_permutation(perm.begin(), perm.end()));
   return result;
@@ -97,7 +98,9 @@ TYPED_TEST(Indices, RelabelledElementGathersTheSameGeometryAndField) {
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
 
   const auto symmetries = rotations<E>();
-  const std::size_t expected = E::shape == Shape::triangle        ? 3
+  // A line has one: the identity (its reversal is orientation-reversing, det = -1).
+  const std::size_t expected = E::shape == Shape::line            ? 1
+                               : E::shape == Shape::triangle      ? 3
                                : E::shape == Shape::quadrilateral ? 4
                                : E::shape == Shape::tetrahedron   ? 12
                                                                   : 24;

@@ -15,8 +15,8 @@
 
 namespace feinterp::testing {
 
-/// The 12 element types, for typed test suites: TYPED_TEST_SUITE(Suite, AllElements, ElementName).
-using AllElements = ::testing::Types<Triangle<1>, Triangle<2>, Triangle<3>, Quadrilateral<1>, Quadrilateral<2>,
+/// The 15 element types, for typed test suites: TYPED_TEST_SUITE(Suite, AllElements, ElementName).
+using AllElements = ::testing::Types<Line<1>, Line<2>, Line<3>, Triangle<1>, Triangle<2>, Triangle<3>, Quadrilateral<1>, Quadrilateral<2>,
                                      Quadrilateral<3>, Tetrahedron<1>, Tetrahedron<2>, Tetrahedron<3>,
                                      Hexahedron<1>, Hexahedron<2>, Hexahedron<3>>;
 
@@ -59,7 +59,7 @@ std::vector<std::array<int, 3>> reproduced_monomials() {
   constexpr int P = Element::order, D = Element::dimension;
   std::vector<std::array<int, 3>> result;
   for (int a = 0; a <= P; ++a)
-    for (int b = 0; b <= P; ++b)
+    for (int b = 0; b <= (D >= 2 ? P : 0); ++b)
       for (int c = 0; c <= (D == 3 ? P : 0); ++c)
         if (!Element::simplex || a + b + c <= P) result.push_back({a, b, c});
   return result;
