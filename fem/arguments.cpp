@@ -23,12 +23,13 @@ void check_interpolation_arguments(const std::string& where, const Interpolation
     fail("the field has " + std::to_string(a.u.size) + " doubles, expected node_count * components = " +
          std::to_string(a.node_count) + " * " + std::to_string(a.u.components) + " = " + std::to_string(field_size));
   if (field_size > 0 && !a.u.data) fail("the field data is null, expected " + std::to_string(field_size) + " doubles");
-  const std::size_t needed = output_size(a.op, a.element_count, a.points, a.u.components, D);
+  const int R = result_directions(a.op, D, a.space_dimension);
+  const std::size_t needed = output_size(a.op, a.element_count, a.points, a.u.components, D, a.space_dimension);
   if (a.out.size < needed)
     fail("the output holds " + std::to_string(a.out.size) + " doubles, expected at least " + std::to_string(needed) +
          " (" + std::to_string(a.element_count) + " elements * " + std::to_string(a.points) + " points * " +
          std::to_string(a.u.components) + " components" +
-         (a.op == Operation::values ? std::string() : " * " + std::to_string(D) + " directions") + ")");
+         (a.op == Operation::values ? std::string() : " * " + std::to_string(R) + " directions") + ")");
   if (needed > 0 && !a.out.data) fail("the output data is null, expected " + std::to_string(needed) + " doubles");
   if (a.op == Operation::physical_gradients) {
     const std::size_t points = std::size_t(a.element_count) * std::size_t(a.points);

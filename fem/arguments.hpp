@@ -14,6 +14,7 @@ struct InterpolationArguments {
   Operation op;
   ElementType block_type;
   offset_t element_count;
+  int space_dimension;           ///< the block's s, default applied (space_dimension(BlockView))
   ElementType table_type;
   int points;
   offset_t node_count;

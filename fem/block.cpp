@@ -5,12 +5,32 @@
 
 namespace feinterp {
 
+int space_dimension(const BlockView& block) {
+  if (block.space_dimension == 0) return default_space_dimension(block.type);
+  const int d = dimension(block.type.shape);
+  if ((block.space_dimension != 2 && block.space_dimension != 3) || block.space_dimension < d)
+    throw std::invalid_argument("block of " + to_string(block.type) + ": space dimension " +
+                                std::to_string(block.space_dimension) + ", expected " +
+                                (d == 3 ? std::string("3") : std::string("2 or 3")) +
+                                " (or 0 for the default) for an element of reference dimension " + std::to_string(d));
+  return block.space_dimension;
+}
+
+std::string describe_element(const BlockView& block, offset_t element) {
+  const std::string of_block = " of the block of " + to_string(block.type);
+  if (block.element_tags && element >= 0 && element < block.element_count)
+    return "element tag " + std::to_string(block.element_tags[element]) + " (index " + std::to_string(element) +
+           of_block + ")";
+  return "element " + std::to_string(element) + of_block;
+}
+
 void validate_connectivity(const BlockView& block, offset_t node_count) {
   const std::string where = "block of " + to_string(block.type);
   if (block.element_count < 0)
     throw std::invalid_argument(where + ": negative element count " + std::to_string(block.element_count));
   if (node_count < 0)
     throw std::invalid_argument(where + ": negative node count " + std::to_string(node_count));
+  space_dimension(block);  // throws for a bad one
   if (block.element_count == 0) return;
   if (!block.connectivity)
     throw std::invalid_argument(where + ": connectivity is null but the block has " +
@@ -28,9 +48,9 @@ void validate_connectivity(const BlockView& block, offset_t node_count) {
   for (offset_t i = 0; i < total; ++i) {
     const offset_t v = block.connectivity[i];
     if (v < 0 || v >= node_count)
-      throw std::invalid_argument(where + ": element " + std::to_string(i / nodes) + ", local node " +
-                                  std::to_string(i % nodes) + " has node index " + std::to_string(v) +
-                                  ", expected an index in [0, " + std::to_string(node_count) + ")");
+      throw std::invalid_argument(describe_element(block, i / nodes) + ", local node " + std::to_string(i % nodes) +
+                                  " has node index " + std::to_string(v) + ", expected an index in [0, " +
+                                  std::to_string(node_count) + ")");
   }
 }
 

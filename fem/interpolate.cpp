@@ -31,26 +31,15 @@
 
 namespace feinterp {
 
-InvertedElementError::InvertedElementError(offset_t element, int point, double detj)
-    : std::runtime_error([&] {
-        std::ostringstream message;
-        message.precision(17);
-        message << "inverted or degenerate element " << element << ": det J = " << detj << " <= 0 at point "
-                << point << " (expected det J > 0 at every point)";
-        return message.str();
-      }()),
-      element_(element),
-      point_(point),
-      detj_(detj) {}
-
 namespace {
 
 // Everything one interpolation needs, validated.
 struct Problem {
   Operation op;
+  const BlockView* block;  // for messages (tags)
   const node_index* connectivity;
   offset_t elements;
-  int nodes, points, dimension, components;
+  int nodes, points, dimension, space_dimension, components;
   const double* u;
   const double* coordinates;  // physical gradients only
   double* out;
@@ -80,17 +69,43 @@ Problem validate(const char* function, Operation op, const BlockView& block, con
          std::to_string(table.values.size()) + " values and " + std::to_string(table.gradients.size()) +
          " gradients; expected " + std::to_string(N) + " nodes, dimension " + std::to_string(D) +
          ", points * nodes values and points * nodes * dimension gradients (use tabulate)");
-  check_interpolation_arguments(where, {op, block.type, block.element_count, table.type, table.points, node_count, u,
-                                        out, detj, coordinates});
-  validate_connectivity(block, node_count);
-  return {op,          block.connectivity, block.element_count, N, table.points, D, u.components,
-          u.data,      coordinates,        out.data,            detj.data, &table};
+  validate_connectivity(block, node_count);  // also checks the space dimension
+  const int S = space_dimension(block);
+  check_interpolation_arguments(where, {op, block.type, block.element_count, S, table.type, table.points, node_count,
+                                        u, out, detj, coordinates});
+  return {op,     &block,      block.connectivity, block.element_count, N,         table.points, D, S, u.components,
+          u.data, coordinates, out.data,           detj.data,           &table};
 }
 
 // ---- loops ----------------------------------------------------------------------------------------
 
-// CC: the number of components as a compile-time constant, or 0 for a run-time p.components.
-template <class Element, int CC>
+// Gathers element e's node coordinates, S per node, into xe[n * S + k]; with S = 2 the nodes must lie
+// in the plane z = 0 (orientation.hpp).
+template <int S, int N>
+void gather_coordinates(const Problem& p, offset_t e, const node_index* nodes, double* xe) {
+  for (int n = 0; n < N; ++n) {
+    const double* x = p.coordinates + offset_t(nodes[n]) * 3;
+    for (int k = 0; k < S; ++k) xe[n * S + k] = x[k];
+    if (S == 2 && x[2] != 0.0) throw_off_plane(*p.block, e, n, nodes[n], x[2]);
+  }
+}
+
+// The physical gradients of one point from its reference gradients `reference` (C rows of D) and the
+// Jacobian J (S x D): out (C rows of S), det J into p.detj, and the point's orientation recorded.
+template <int S, int D>
+void physical_point(const Problem& p, offset_t e, int q, const double (&J)[S][D], const double* reference,
+                    double* out, OrientationRecord& record) {
+  const double det = jacobian_determinant(J);
+  record.add(q, det);
+  if (p.detj) p.detj[ValuesLayout{p.elements, p.points, 1}(e, q, 0)] = det;
+  double K[S][D];
+  inverse_transpose(J, det, K);  // meaningless where det is 0; the element is then refused below
+  for (int c = 0; c < p.components; ++c) physical_gradient<S, D>(K, reference + c * D, out + c * S);
+}
+
+// CC: the number of components as a compile-time constant, or 0 for a run-time p.components. S: the
+// space dimension (used by physical gradients only).
+template <class Element, int CC, int S>
 void run_loops(const Problem& p, offset_t begin, offset_t end) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
@@ -99,11 +114,11 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
   const int Q = p.points;
   const double* values = p.table->values.data();
   const double* gradients = p.table->gradients.data();
+  const bool physical = p.op == Operation::physical_gradients;
   double ue[N * CMAX];
-  double xe[N * 3];
+  double xe[N * S];
   const ValuesLayout values_layout{p.elements, Q, C};
-  const GradientsLayout gradients_layout{p.elements, Q, C, D};
-  const ValuesLayout detj_layout{p.elements, Q, 1};
+  const GradientsLayout gradients_layout{p.elements, Q, C, physical ? S : D};
   for (offset_t e = begin; e < end; ++e) {
     const node_index* nodes = p.connectivity + e * N;
     for (int n = 0; n < N; ++n) {
@@ -121,9 +136,8 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
       }
       continue;
     }
-    if (p.op == Operation::physical_gradients)
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < 3; ++k) xe[n * 3 + k] = p.coordinates[offset_t(nodes[n]) * 3 + k];
+    if (physical) gather_coordinates<S, N>(p, e, nodes, xe);
+    OrientationRecord record;
     double* o = p.out + gradients_layout(e, 0, 0, 0);
     for (int q = 0; q < Q; ++q) {
       const double* g = gradients + q * N * D;
@@ -132,19 +146,16 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < D; ++d) acc[c][d] += ue[n * C + c] * g[n * D + d];
       double* oq = o + gradients_layout(0, q, 0, 0);
-      if (p.op == Operation::reference_gradients) {
+      if (!physical) {
         for (int c = 0; c < C; ++c)
           for (int d = 0; d < D; ++d) oq[c * D + d] = acc[c][d];
         continue;
       }
-      double J[D][D], JinvT[D][D];
-      jacobian<D, N>(xe, 3, g, J);
-      const double det = determinant(J);
-      if (!(det > 0.0)) throw InvertedElementError(e, q, det);
-      if (p.detj) p.detj[detj_layout(e, q, 0)] = det;
-      inverse_transpose(J, det, JinvT);
-      for (int c = 0; c < C; ++c) physical_gradient<D>(JinvT, acc[c], oq + gradients_layout(0, 0, c, 0));
+      double J[S][D];
+      jacobian<S, D, N>(xe, S, g, J);
+      physical_point<S, D>(p, e, q, J, &acc[0][0], oq, record);
     }
+    if (physical) check_orientation(*p.block, e, record, D < S);
   }
 }
 
@@ -155,29 +166,29 @@ void run_loops(const Problem& p, offset_t begin, offset_t end) {
 // the sizes, never on the thread count, so every element sits at the same place in the same product
 // whatever the number of threads and the results are bitwise identical.
 offset_t gemm_chunk(const Problem& p) {
-  const int columns = p.components + (p.op == Operation::physical_gradients ? p.dimension : 0);
+  const int columns = p.components + (p.op == Operation::physical_gradients ? p.space_dimension : 0);
   const int rows = p.points * (p.op == Operation::values ? 1 : p.dimension) * columns;
   const offset_t chunk = std::max<offset_t>(8, 8192 / std::max(rows, 1));
   return (chunk + 7) / 8 * 8;
 }
 
-template <class Element>
+template <class Element, int S>
 void run_gemm(const Problem& p, offset_t begin, offset_t end) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
   using Table = Eigen::Matrix<double, Eigen::Dynamic, N>;
   const bool physical = p.op == Operation::physical_gradients;
   const int C = p.components;
-  // Columns per element: the C field components, and for physical gradients the D coordinates too,
+  // Columns per element: the C field components, and for physical gradients the S coordinates too,
   // so that the same product yields the Jacobian J[k][d] = sum_n x_k(n) dN_n/dxi_d (the formula of
   // geometry.hpp's jacobian()). Computing J per point with jacobian() instead cost 2.0x the time of
   // the whole call on hex p2 (27 nodes * 9 multiply-adds per point, not vectorised).
-  const int K = C + (physical ? D : 0);
+  const int K = C + (physical ? S : 0);
   const int Q = p.points;
-  const int R = p.op == Operation::values ? 1 : D;  // result rows per point
+  const int R = p.op == Operation::values ? 1 : D;  // table rows per point
   const ValuesLayout values_layout{p.elements, Q, C};
-  const GradientsLayout gradients_layout{p.elements, Q, C, D};
-  const ValuesLayout detj_layout{p.elements, Q, 1};
+  const GradientsLayout reference_layout{p.elements, Q, C, D};
+  const GradientsLayout physical_layout{p.elements, Q, C, S};
   // The table as a (Q*R x N) column-major matrix: row q*R + r, column n.
   Table T(Q * R, N);
   for (int q = 0; q < Q; ++q)
@@ -200,11 +211,13 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
         for (int c = 0; c < C; ++c) Ud[(e * K + c) * N + n] = src[c];
         if (physical) {
           const double* x = p.coordinates + offset_t(nodes[n]) * 3;
-          for (int k = 0; k < D; ++k) Ud[(e * K + C + k) * N + n] = x[k];
+          for (int k = 0; k < S; ++k) Ud[(e * K + C + k) * N + n] = x[k];
+          if (S == 2 && x[2] != 0.0) throw_off_plane(*p.block, first + e, n, nodes[n], x[2]);
         }
       }
     }
-    double* out = p.out + GradientsLayout{p.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: the values layout
+    // Values and reference gradients: the layout with R directions (R = 1: the values layout).
+    double* out = p.out + GradientsLayout{p.elements, Q, C, R}(first, 0, 0, 0);
     // Column e*K + c of the result, row q*R + r, is the result at (element first + e, point q,
     // component c, direction r).
     if (C == 1 && !physical) {
@@ -224,22 +237,22 @@ void run_gemm(const Problem& p, offset_t begin, offset_t end) {
       for (offset_t e = 0; e < m; ++e)
         for (int q = 0; q < Q; ++q)
           for (int c = 0; c < C; ++c)
-            for (int d = 0; d < D; ++d) out[gradients_layout(e, q, c, d)] = rd[((e * K + c) * Q + q) * D + d];
+            for (int d = 0; d < D; ++d) out[reference_layout(e, q, c, d)] = rd[((e * K + c) * Q + q) * D + d];
       continue;
     }
+    double reference[max_components * D];
     for (offset_t e = 0; e < m; ++e) {
       const offset_t element = first + e;
+      OrientationRecord record;
       for (int q = 0; q < Q; ++q) {
-        double J[D][D], JinvT[D][D];
-        for (int k = 0; k < D; ++k)
+        double J[S][D];
+        for (int k = 0; k < S; ++k)
           for (int d = 0; d < D; ++d) J[k][d] = rd[((e * K + C + k) * Q + q) * D + d];
-        const double det = determinant(J);
-        if (!(det > 0.0)) throw InvertedElementError(element, q, det);
-        if (p.detj) p.detj[detj_layout(element, q, 0)] = det;
-        inverse_transpose(J, det, JinvT);
         for (int c = 0; c < C; ++c)
-          physical_gradient<D>(JinvT, rd + ((e * K + c) * Q + q) * D, out + gradients_layout(e, q, c, 0));
+          for (int d = 0; d < D; ++d) reference[c * D + d] = rd[((e * K + c) * Q + q) * D + d];
+        physical_point<S, D>(p, element, q, J, reference, p.out + physical_layout(element, q, 0, 0), record);
       }
+      check_orientation(*p.block, element, record, D < S);
     }
   }
 }
@@ -309,27 +322,41 @@ bool use_gemm(const Problem& p) {
   return p.op == Operation::values ? work >= 2000 : work >= 64;
 }
 
+// Calls f(std::integral_constant<int, S>) with the problem's space dimension as a constant: only
+// physical gradients read it, the other operations always take the default, so that they are
+// instantiated once.
+template <int D, class F>
+void with_space_dimension(const Problem& p, F&& f) {
+  const int S = p.op == Operation::physical_gradients ? p.space_dimension : (D == 3 ? 3 : 2);
+  if constexpr (D <= 2)
+    if (S == 2) return f(std::integral_constant<int, 2>{});
+  f(std::integral_constant<int, 3>{});
+}
+
 void run(const Problem& p, const CpuOptions& options) {
   if (p.elements == 0 || p.points == 0) return;
   const int threads = thread_count(options, p.elements);
   visit(p.table->type, [&](auto element) {
     using Element = decltype(element);
-    if (use_gemm(p)) {
-      parallel_for(p.elements, threads, gemm_chunk(p),
-                   [&](offset_t begin, offset_t end) { run_gemm<Element>(p, begin, end); });
-    } else {
-      auto loops = [&](auto cc) {
-        parallel_for(p.elements, threads, 1, [&](offset_t begin, offset_t end) {
-          run_loops<Element, decltype(cc)::value>(p, begin, end);
-        });
-      };
-      switch (p.components) {
-        case 1: return loops(std::integral_constant<int, 1>{});
-        case 2: return loops(std::integral_constant<int, 2>{});
-        case 3: return loops(std::integral_constant<int, 3>{});
-        default: return loops(std::integral_constant<int, 0>{});
+    with_space_dimension<Element::dimension>(p, [&](auto s) {
+      constexpr int S = decltype(s)::value;
+      if (use_gemm(p)) {
+        parallel_for(p.elements, threads, gemm_chunk(p),
+                     [&](offset_t begin, offset_t end) { run_gemm<Element, S>(p, begin, end); });
+      } else {
+        auto loops = [&](auto cc) {
+          parallel_for(p.elements, threads, 1, [&](offset_t begin, offset_t end) {
+            run_loops<Element, decltype(cc)::value, S>(p, begin, end);
+          });
+        };
+        switch (p.components) {
+          case 1: return loops(std::integral_constant<int, 1>{});
+          case 2: return loops(std::integral_constant<int, 2>{});
+          case 3: return loops(std::integral_constant<int, 3>{});
+          default: return loops(std::integral_constant<int, 0>{});
+        }
       }
-    }
+    });
   });
 }
 

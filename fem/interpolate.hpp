@@ -12,6 +12,7 @@
 
 #include "block.hpp"
 #include "operation.hpp"
+#include "orientation.hpp"
 #include "tabulation.hpp"
 
 namespace feinterp {
@@ -24,31 +25,19 @@ struct CpuOptions {
 void interpolate_values(const BlockView& block, const Tabulation& table, offset_t node_count, FieldView u,
                         OutputView out, const CpuOptions& options = {});
 
-/// out[((e*Q + q)*C + c)*D + d] = du_c/dxi_d at reference point q of element e.
+/// out[((e*Q + q)*C + c)*D + d] = du_c/dxi_d at reference point q of element e (D: the reference dimension).
 void interpolate_reference_gradients(const BlockView& block, const Tabulation& table, offset_t node_count,
                                      FieldView u, OutputView out, const CpuOptions& options = {});
 
-/// gradients[((e*Q + q)*C + c)*D + d] = du_c/dx_d, detj[e*Q + q] = det J, with node coordinates
-/// coordinates[node*3 + k] (2D elements use x and y). `detj` may be empty (data == nullptr): det J is
-/// then not stored but still checked. Throws InvertedElementError if det J <= 0 at some point (the
-/// smallest such element index, whatever the number of threads).
+/// gradients[((e*Q + q)*C + c)*S + k] = du_c/dx_k, detj[e*Q + q] = det J (S = D, signed) or the measure
+/// sqrt(det(J^T J)) (S > D), with node coordinates coordinates[node*3 + k] and S the block's space
+/// dimension (fem/block.hpp; for S > D the gradient is the tangential one, fem/geometry.hpp). `detj`
+/// may be empty (data == nullptr): det J is then not stored but still checked, by the policy of
+/// orientation.hpp: throws DegenerateElementError for an element whose det J vanishes or changes sign
+/// (the smallest such element index, whatever the number of threads; mirrored elements, det J < 0 at
+/// every point, are valid), and std::invalid_argument for a node with z != 0 in a block with S = 2.
 void interpolate_physical_gradients(const BlockView& block, const Tabulation& table, const double* coordinates,
                                     offset_t node_count, FieldView u, OutputView gradients, OutputView detj,
                                     const CpuOptions& options = {});
-
-/// det J <= 0 (or not a number) at a point of an element: the element is inverted or degenerate, and
-/// physical gradients there would be meaningless.
-class InvertedElementError : public std::runtime_error {
- public:
-  InvertedElementError(offset_t element, int point, double detj);
-  offset_t element() const { return element_; }
-  int point() const { return point_; }
-  double detj() const { return detj_; }
-
- private:
-  offset_t element_;
-  int point_;
-  double detj_;
-};
 
 }  // namespace feinterp

@@ -3,13 +3,18 @@
 //   nodal field         u[node * C + c]                        (node-major, C components interleaved)
 //   coordinates         x[node * 3 + k]                        (always 3 per node, as Gmsh stores them)
 //   values              out[(e * Q + q) * C + c]
-//   gradients           out[((e * Q + q) * C + c) * D + d]     (du_c/dxi_d or du_c/dx_d: the C x D
+//   reference gradients out[((e * Q + q) * C + c) * D + d]     (du_c/dxi_d: the C x D reference
 //                                                               Jacobian of the field, row-major)
-//   Jacobian determinant detj[e * Q + q]
+//   physical gradients  out[((e * Q + q) * C + c) * S + k]     (du_c/dx_k, k < S: the C x S Jacobian;
+//                                                               for D < S the tangential gradient)
+//   Jacobian determinant detj[e * Q + q]                       (D = S: det J, signed; D < S: the
+//                                                               measure sqrt(det(J^T J)) > 0)
 //
-// with E elements, Q points, C components, D the element dimension. Offsets are 64-bit (offset_t):
-// E * Q * C * D exceeds 2^31 for 16.7M p = 3 hexahedra at Q = 64, C = 1, D = 3.
-// 2D elements use x and y; the z coordinate of a 2D mesh is ignored.
+// with E elements, Q points, C components, D the element's reference dimension and S the space
+// dimension of its block (fem/block.hpp; S = 2 reads x and y and requires z = 0). Which elements are
+// accepted (det J of one sign, mirrored elements included) is fem/orientation.hpp's policy.
+// Offsets are 64-bit (offset_t): E * Q * C * D exceeds 2^31 for 16.7M p = 3 hexahedra at Q = 64,
+// C = 1, D = 3.
 #pragma once
 
 #include <cstddef>

@@ -9,8 +9,9 @@ namespace feinterp {
 
 enum class Operation {
   values,               ///< u_c(xi_q)                        out[(e*Q + q)*C + c]
-  reference_gradients,  ///< du_c/dxi_d(xi_q)                 out[((e*Q + q)*C + c)*D + d]
-  physical_gradients,   ///< du_c/dx_d(x(xi_q)), and det J    out[((e*Q + q)*C + c)*D + d], detj[e*Q + q]
+  reference_gradients,  ///< du_c/dxi_d(xi_q), d < D          out[((e*Q + q)*C + c)*D + d]
+  physical_gradients,   ///< du_c/dx_k(x(xi_q)), k < S, and det J (or the measure): out[((e*Q + q)*C + c)*S + k],
+                        ///< detj[e*Q + q]; the tangential gradient when S > D (fem/geometry.hpp)
 };
 
 inline const char* operation_name(Operation op) {
@@ -22,10 +23,23 @@ inline const char* operation_name(Operation op) {
   return "unknown";
 }
 
-/// Number of doubles in the result of `op` (not counting det J).
-inline std::size_t output_size(Operation op, offset_t elements, int points, int components, int dimension) {
-  const offset_t per_point = op == Operation::values ? components : offset_t(components) * dimension;
-  return std::size_t(elements * points * per_point);
+/// Numbers per (point, component) in the result of `op`: 1 for values, the reference dimension d for
+/// reference gradients, the space dimension s for physical gradients.
+FEINTERP_HD int result_directions(Operation op, int reference_dimension, int space_dimension) {
+  switch (op) {
+    case Operation::values: return 1;
+    case Operation::reference_gradients: return reference_dimension;
+    case Operation::physical_gradients: return space_dimension;
+  }
+  return 0;
+}
+
+/// Number of doubles in the result of `op` (not counting det J), for elements of reference dimension d
+/// in a space of dimension s.
+inline std::size_t output_size(Operation op, offset_t elements, int points, int components, int reference_dimension,
+                               int space_dimension) {
+  return std::size_t(elements * points * components *
+                     result_directions(op, reference_dimension, space_dimension));
 }
 
 /// A nodal field, u[node * components + c]; `size` is the number of doubles, checked against the mesh.

@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     std::vector<double> field(std::size_t(mesh.node_count) * D);
     for (double& v : field) v = uniform(random);
-    std::vector<double> out(output_size(Operation::physical_gradients, block.element_count, Q, D, D));
+    std::vector<double> out(output_size(Operation::physical_gradients, block, Q, D));
     std::vector<double> detj(std::size_t(block.element_count) * Q);
     CpuOptions options;
     options.threads = threads;
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
               break;
           }
         });
-        const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count, Q, C, D));
+        const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count, Q, C, D, D));
         Row row{to_string(type), operation_name(op), points.name, C, Q, block.element_count, seconds,
                 double(block.element_count) / seconds, bytes / seconds / 1e9};
         std::printf("%-16s %-20s %2d %3d %9lld %10.2f %12.4g %8.2f\n", row.type.c_str(), row.operation.c_str(), C, Q,

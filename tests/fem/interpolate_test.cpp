@@ -17,7 +17,10 @@
 
 #include <feinterp/elements/elements.hpp>
 #include <feinterp/fem/interpolate.hpp>
+#include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
+
+#include "../support/random_block.hpp"
 
 namespace feinterp {
 namespace {
@@ -71,7 +74,7 @@ struct Polynomial {
   Polynomial(int D_, int p, bool tensor, std::mt19937& random) : D(D_) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (int a = 0; a <= p; ++a)
-      for (int b = 0; b <= p; ++b)
+      for (int b = 0; b <= (D >= 2 ? p : 0); ++b)
         for (int c = 0; c <= (D == 3 ? p : 0); ++c)
           if (tensor || a + b + c <= p) {
             exponents.push_back({a, b, c});
@@ -103,12 +106,13 @@ struct Polynomial {
 /// goes through the connectivity), with node positions given by place(e, xi, x[3]).
 struct TestMesh {
   ElementType type;
+  int space_dimension = 0;  // 0: the default for the type
   offset_t elements = 0, node_count = 0;
   std::vector<node_index> connectivity;
   std::vector<double> coordinates;
   std::vector<double> reference;  // reference position of each global node in its element, 3 per node
   std::vector<offset_t> owner;    // element of each global node
-  BlockView block() const { return {type, connectivity.data(), elements}; }
+  BlockView block() const { return {type, connectivity.data(), elements, space_dimension}; }
 };
 
 TestMesh make_mesh(ElementType type, offset_t elements, std::mt19937& random,
@@ -140,31 +144,45 @@ TestMesh make_mesh(ElementType type, offset_t elements, std::mt19937& random,
   return mesh;
 }
 
-/// A random affine map x = A xi + b with det A > 0 (A near 2 I); for 2D elements z gets a random
-/// value the library must ignore.
+/// A random affine map x = A xi + b from the D-dimensional reference element into S-dimensional space
+/// (S = the default space dimension unless given: 2 for lines and 2D elements, 3 for 3D ones; z = 0
+/// when S = 2), A near 2 I, with det A > 0 when D = S.
 struct Affine {
   Eigen::Matrix3d A;
   Eigen::Vector3d b;
-  int D;
-  Affine(int D_, std::mt19937& random) : D(D_) {
+  int D, S;
+  Affine(int D_, std::mt19937& random, int S_ = 0) : D(D_), S(S_ ? S_ : (D_ == 3 ? 3 : 2)) {
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     A = 2.0 * Eigen::Matrix3d::Identity();
     for (int k = 0; k < 3; ++k) {
       b[k] = u(random);
       for (int d = 0; d < 3; ++d) A(k, d) += 0.5 * u(random);
     }
-    if (A.topLeftCorner(D, D).determinant() < 0) A.col(0) *= -1;
-    if (D == 2) A.row(2).setZero(), A.col(2).setZero();
+    if (D == S && A.topLeftCorner(D, D).determinant() < 0) A.col(0) *= -1;
+    for (int k = 0; k < 3; ++k)
+      for (int d = 0; d < 3; ++d)
+        if (k >= S || d >= D) A(k, d) = 0.0;
+    for (int k = S; k < 3; ++k) b[k] = 0.0;
   }
-  void operator()(const double* xi, double* x, std::mt19937& random) const {
-    std::uniform_real_distribution<double> u(-100.0, 100.0);
+  Eigen::MatrixXd jacobian() const { return A.topLeftCorner(S, D); }
+  void operator()(const double* xi, double* x) const {
     for (int k = 0; k < 3; ++k) {
       x[k] = b[k];
       for (int d = 0; d < D; ++d) x[k] += A(k, d) * xi[d];
     }
-    if (D == 2) x[2] = u(random);  // ignored by 2D elements
   }
 };
+
+/// What fem/geometry.hpp must give for a Jacobian J (S x D): det J when S = D, sqrt(det(J^T J)) else;
+/// and the matrix that maps a gradient in space to the physical (tangential) gradient: the identity
+/// when S = D, the orthogonal projection J (J^T J)^-1 J^T onto the tangent space else. Computed with
+/// Eigen, independently of geometry.hpp.
+double expected_detj(const Eigen::MatrixXd& J) {
+  return J.rows() == J.cols() ? J.determinant() : std::sqrt((J.transpose() * J).determinant());
+}
+Eigen::MatrixXd tangent_projection(const Eigen::MatrixXd& J) {
+  return J * (J.transpose() * J).inverse() * J.transpose();
+}
 
 void expect_close(const std::vector<double>& got, const std::vector<double>& expected, double tolerance,
                   const std::string& what) {
@@ -198,7 +216,7 @@ TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
   for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
   std::uniform_real_distribution<double> perturbation(-0.05, 0.05);
   const TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
-    maps[std::size_t(e)](xi, x, random);
+    maps[std::size_t(e)](xi, x);
     for (int k = 0; k < D; ++k) x[k] += perturbation(random);  // curved, randomly perturbed elements
   });
   const PointSet points = random_points(type, Q, random);
@@ -229,8 +247,11 @@ TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
   }
 }
 
-// On affine elements x = A xi + b, a polynomial of total degree <= p in x is a polynomial of the
-// element's space in xi, so its physical gradient is exact, and det J = det A. Tolerance 1e-11
+// On affine elements x = A xi + b, a polynomial f of total degree <= p in the S space coordinates is,
+// restricted to the element, a polynomial of the element's space in xi, so its physical gradient is
+// exact: grad f when D = S, and its tangential part P grad f (P the projection onto the element's
+// tangent space) when D < S, the surface or curve gradient; det J = det A, or sqrt(det(A^T A)).
+// Every 1D and 2D type is checked both in its plane (S = 2) and in 3D (S = 3). Tolerance 1e-11
 // relative: |A| ~ 2.5, cond(A) <= ~10, values up to ~3^p.
 TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes) {
   const ElementType type = GetParam();
@@ -239,38 +260,50 @@ TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes
   std::mt19937 random(seed);
   const int D = dimension(type.shape), Q = 6, C = 3;
   const offset_t E = 29;
-  std::vector<Affine> maps;
-  for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
-  const TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
-    maps[std::size_t(e)](xi, x, random);
-  });
-  const PointSet points = random_points(type, Q, random);
-  const Tabulation table = tabulate(type, points);
-  std::vector<Polynomial> f;
-  for (int c = 0; c < C; ++c) f.emplace_back(D, type.order, false, random);  // total degree <= p in x
-  std::vector<double> u(std::size_t(mesh.node_count) * C);
-  for (offset_t g = 0; g < mesh.node_count; ++g)
-    for (int c = 0; c < C; ++c) u[std::size_t(g * C + c)] = f[c](&mesh.coordinates[std::size_t(g) * 3]);
-  std::vector<double> expected_gradients, expected_detj;
-  for (offset_t e = 0; e < E; ++e)
-    for (int q = 0; q < Q; ++q) {
-      double x[3];
-      maps[std::size_t(e)](points.point(q), x, random);
-      expected_detj.push_back(maps[std::size_t(e)].A.topLeftCorner(D, D).determinant());
-      for (int c = 0; c < C; ++c)
-        for (int d = 0; d < D; ++d) expected_gradients.push_back(f[c].derivative(x, d));
+  for (int S : D == 3 ? std::vector<int>{3} : std::vector<int>{2, 3}) {
+    SCOPED_TRACE("space dimension " + std::to_string(S));
+    std::vector<Affine> maps;
+    for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random, S);
+    TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
+      maps[std::size_t(e)](xi, x);
+    });
+    mesh.space_dimension = S;
+    const PointSet points = random_points(type, Q, random);
+    const Tabulation table = tabulate(type, points);
+    std::vector<Polynomial> f;
+    for (int c = 0; c < C; ++c) f.emplace_back(S, type.order, false, random);  // total degree <= p in x
+    std::vector<double> u(std::size_t(mesh.node_count) * C);
+    for (offset_t g = 0; g < mesh.node_count; ++g)
+      for (int c = 0; c < C; ++c) u[std::size_t(g * C + c)] = f[c](&mesh.coordinates[std::size_t(g) * 3]);
+    std::vector<double> expected_gradients, expected_detjs;
+    for (offset_t e = 0; e < E; ++e) {
+      const Eigen::MatrixXd J = maps[std::size_t(e)].jacobian();
+      const Eigen::MatrixXd P = tangent_projection(J);
+      for (int q = 0; q < Q; ++q) {
+        double x[3];
+        maps[std::size_t(e)](points.point(q), x);
+        expected_detjs.push_back(expected_detj(J));
+        for (int c = 0; c < C; ++c) {
+          Eigen::VectorXd gradient(S);
+          for (int k = 0; k < S; ++k) gradient[k] = f[c].derivative(x, k);
+          const Eigen::VectorXd tangential = P * gradient;
+          for (int k = 0; k < S; ++k) expected_gradients.push_back(tangential[k]);
+        }
+      }
     }
-  std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detj.size(), nan);
-  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                 {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
-                                 {detj.data(), detj.size()});
-  expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
-  expect_close(detj, expected_detj, 1e-12, "det J");
-  // Without a det J output, the same gradients.
-  std::vector<double> again(gradients.size(), nan);
-  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                 {u.data(), u.size(), C}, {again.data(), again.size()}, {});
-  EXPECT_EQ(0, std::memcmp(again.data(), gradients.data(), again.size() * sizeof(double)));
+    ASSERT_EQ(expected_gradients.size(), output_size(Operation::physical_gradients, mesh.block(), Q, C));
+    std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detjs.size(), nan);
+    interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                   {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
+                                   {detj.data(), detj.size()});
+    expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
+    expect_close(detj, expected_detjs, 1e-12, "det J");
+    // Without a det J output, the same gradients.
+    std::vector<double> again(gradients.size(), nan);
+    interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                   {u.data(), u.size(), C}, {again.data(), again.size()}, {});
+    EXPECT_EQ(0, std::memcmp(again.data(), gradients.data(), again.size() * sizeof(double)));
+  }
 }
 
 // A curved p = 2 mesh: each element is the image of the reference element by a quadratic map
@@ -363,7 +396,7 @@ TestMesh perturbed_mesh(ElementType type, offset_t E, std::mt19937& random) {
   for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
   std::uniform_real_distribution<double> perturbation(-0.05, 0.05);
   return make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
-    maps[std::size_t(e)](xi, x, random);
+    maps[std::size_t(e)](xi, x);
     for (int k = 0; k < D; ++k) x[k] += perturbation(random);
   });
 }
@@ -395,7 +428,7 @@ TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
       for (int run = 0; run < 2; ++run) {
         CpuOptions options;
         options.threads = run == 0 ? 1 : 4;
-        results[run].assign(output_size(op, E, Q, C, D), nan);
+        results[run].assign(output_size(op, mesh.block(), Q, C), nan);
         detj[run].assign(std::size_t(E * Q), nan);
         const OutputView out{results[run].data(), results[run].size()};
         if (op == Operation::values) interpolate_values(mesh.block(), table, mesh.node_count, field, out, options);
@@ -413,38 +446,6 @@ TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
   }
 }
 
-// Mirroring an element's nodes through the plane x = 0 reverses its orientation: det J < 0.
-TEST(InterpolateErrors, InvertedElementIsReportedBySmallestIndex) {
-  for (ElementType type : {ElementType{Shape::tetrahedron, 1}, ElementType{Shape::quadrilateral, 2}}) {
-    SCOPED_TRACE(to_string(type));
-    std::mt19937 random(std::random_device{}());
-    const offset_t E = 5000;
-    TestMesh mesh = perturbed_mesh(type, E, random);
-    const int N = nodes_per_element(type), Q = 3;
-    for (offset_t bad : {offset_t(3100), offset_t(4900)})
-      for (int n = 0; n < N; ++n) {
-        double& x = mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(bad * N + n)]) * 3];
-        x = -x;
-      }
-    const Tabulation table = tabulate(type, random_points(type, Q, random));
-    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
-    std::vector<double> out(output_size(Operation::physical_gradients, E, Q, 1, dimension(type.shape)));
-    for (int threads : {1, 2, 4}) {
-      CpuOptions options;
-      options.threads = threads;
-      try {
-        interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                       {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, options);
-        ADD_FAILURE() << "no InvertedElementError with " << threads << " threads";
-      } catch (const InvertedElementError& error) {
-        EXPECT_EQ(error.element(), 3100) << threads << " threads";
-        EXPECT_LT(error.detj(), 0.0);
-        EXPECT_NE(std::string(error.what()).find("element 3100"), std::string::npos) << error.what();
-      }
-    }
-  }
-}
-
 void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
   try {
     call();
@@ -453,6 +454,218 @@ void expect_invalid(const std::function<void()>& call, const std::string& fragme
     EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
         << "message '" << error.what() << "' does not mention '" << fragment << "'";
   }
+}
+
+void expect_invalid_message(const std::function<void()>& call, const std::vector<std::string>& fragments) {
+  for (const std::string& fragment : fragments) expect_invalid(call, fragment);
+}
+
+// ---- the orientation policy (fem/orientation.hpp) ------------------------------------------------
+
+// Mirroring an element's nodes through the plane x = 0 reverses its orientation: det J < 0 at every
+// point. Such an element is valid: det J keeps its sign in the output, and physical gradients are
+// those of the field, exactly (a polynomial of degree <= p in x on affine elements, mirrored or not).
+TEST(Orientation, MirroredElementsAreComputedWithNegativeDetJ) {
+  for (ElementType type : {ElementType{Shape::triangle, 2}, ElementType{Shape::quadrilateral, 1},
+                           ElementType{Shape::tetrahedron, 3}, ElementType{Shape::hexahedron, 2}}) {
+    SCOPED_TRACE(to_string(type));
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("random seed " + std::to_string(seed));
+    std::mt19937 random(seed);
+    const int D = dimension(type.shape), N = nodes_per_element(type), Q = 5;
+    const offset_t E = 3000;
+    std::vector<Affine> maps;
+    for (offset_t e = 0; e < E; ++e) maps.emplace_back(D, random);
+    TestMesh mesh = make_mesh(type, E, random, [&](offset_t e, const double* xi, double* x) {
+      maps[std::size_t(e)](xi, x);
+    });
+    std::vector<bool> mirrored(static_cast<std::size_t>(E));
+    for (offset_t e = 0; e < E; ++e) {
+      mirrored[std::size_t(e)] = random() % 3 == 0;
+      if (mirrored[std::size_t(e)])
+        for (int n = 0; n < N; ++n) mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(e * N + n)]) * 3] *= -1.0;
+    }
+    const PointSet points = random_points(type, Q, random);
+    const Tabulation table = tabulate(type, points);
+    const Polynomial f(D, type.order, false, random);
+    std::vector<double> u(std::size_t(mesh.node_count));
+    for (offset_t g = 0; g < mesh.node_count; ++g) u[std::size_t(g)] = f(&mesh.coordinates[std::size_t(g) * 3]);
+    std::vector<double> gradients(output_size(Operation::physical_gradients, mesh.block(), Q, 1), nan),
+        detj(std::size_t(E * Q), nan);
+    for (int threads : {1, 3}) {
+      CpuOptions options;
+      options.threads = threads;
+      interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                     {u.data(), u.size(), 1}, {gradients.data(), gradients.size()},
+                                     {detj.data(), detj.size()}, options);
+      std::vector<double> expected_gradients, expected_detjs;
+      for (offset_t e = 0; e < E; ++e) {
+        Eigen::MatrixXd J = maps[std::size_t(e)].jacobian();
+        if (mirrored[std::size_t(e)]) J.row(0) *= -1.0;
+        for (int q = 0; q < Q; ++q) {
+          double x[3];
+          maps[std::size_t(e)](points.point(q), x);
+          if (mirrored[std::size_t(e)]) x[0] = -x[0];
+          expected_detjs.push_back(J.determinant());
+          for (int k = 0; k < D; ++k) expected_gradients.push_back(f.derivative(x, k));
+        }
+      }
+      expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
+      expect_close(detj, expected_detjs, 1e-12, "det J");
+    }
+  }
+}
+
+// A p = 2 element whose mid-edge node is pulled across the opposite side folds: det J changes sign
+// between its points. That is an error naming the element (by the file's tag when the block has
+// tags), the point and det J: the smallest such element, whatever the number of threads.
+TEST(Orientation, TangledElementIsAnErrorNamingItsTag) {
+  for (ElementType type : {ElementType{Shape::triangle, 2}, ElementType{Shape::quadrilateral, 2},
+                           ElementType{Shape::tetrahedron, 2}}) {
+    SCOPED_TRACE(to_string(type));
+    std::mt19937 random(std::random_device{}());
+    const offset_t E = 5000;
+    TestMesh mesh = perturbed_mesh(type, E, random);
+    const int N = nodes_per_element(type);
+    // The midpoint of edge 0-1 (node 3 of a triangle, 4 of a quadrilateral or tetrahedron) moved by 0.6
+    // times the edge from vertex 0 to the vertex across (2; 3 for the quadrilateral). On the reference
+    // triangle that makes det J = 1 - 2.4 xi, positive near vertex 0 and negative near vertex 1; likewise
+    // 1 - 2.4 xi on the tetrahedron and 1 + 0.6 (1 - xi^2)(2 eta - 1) on the quadrilateral.
+    const int mid = type.shape == Shape::triangle ? 3 : 4, across = type.shape == Shape::quadrilateral ? 3 : 2;
+    for (offset_t bad : {offset_t(3100), offset_t(4900)}) {
+      auto node = [&](int n) { return &mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(bad * N + n)]) * 3]; };
+      for (int k = 0; k < 3; ++k) node(mid)[k] += 0.6 * (node(across)[k] - node(0)[k]);
+    }
+    std::vector<std::size_t> tags(static_cast<std::size_t>(E));
+    for (offset_t e = 0; e < E; ++e) tags[std::size_t(e)] = std::size_t(1000 + 7 * e);
+    BlockView block = mesh.block();
+    block.element_tags = tags.data();
+    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 4));
+    const int Q = table.points;
+    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
+    std::vector<double> out(output_size(Operation::physical_gradients, block, Q, 1));
+    for (int threads : {1, 2, 4}) {
+      CpuOptions options;
+      options.threads = threads;
+      try {
+        interpolate_physical_gradients(block, table, mesh.coordinates.data(), mesh.node_count,
+                                       {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, options);
+        ADD_FAILURE() << "no DegenerateElementError with " << threads << " threads";
+      } catch (const DegenerateElementError& error) {
+        EXPECT_EQ(error.element(), 3100) << threads << " threads";
+        ASSERT_TRUE(error.tag().has_value());
+        EXPECT_EQ(*error.tag(), 1000u + 7u * 3100u);
+        EXPECT_EQ(error.kind(), DegenerateElementError::Kind::tangled) << error.what();
+        EXPECT_LT(error.detj(), 0.0);
+        const std::string message = error.what();
+        for (const std::string& word : {std::string("tangled"), std::string("element tag 22700"), to_string(type),
+                                        "point " + std::to_string(error.point())})
+          EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' not in: " << message;
+      }
+    }
+  }
+}
+
+// det J = 0 at a point (a triangle with its three vertices on a line; a surface triangle in 3D with
+// the same collapse) is degenerate: an error, in the plane and in space.
+TEST(Orientation, DegenerateElementIsAnError) {
+  const ElementType type{Shape::triangle, 1};
+  for (int S : {2, 3}) {
+    SCOPED_TRACE("space dimension " + std::to_string(S));
+    std::mt19937 random(std::random_device{}());
+    TestMesh mesh = make_mesh(type, 10, random, [&](offset_t e, const double* xi, double* x) {
+      x[0] = double(e) + xi[0];
+      x[1] = 0.5 * xi[1];
+      x[2] = S == 3 ? 0.25 * xi[0] + 0.5 * xi[1] : 0.0;
+    });
+    mesh.space_dimension = S;
+    for (int n = 0; n < 3; ++n) {  // element 6: (x, y) = (6 + xi, xi), z = 0.75 xi: on a line
+      double* x = &mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(6 * 3 + n)]) * 3];
+      x[1] = x[0] - 6.0;
+      if (S == 3) x[2] = 0.75 * (x[0] - 6.0);
+    }
+    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2));
+    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
+    std::vector<double> out(output_size(Operation::physical_gradients, mesh.block(), table.points, 1));
+    try {
+      interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                     {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
+      ADD_FAILURE() << "no DegenerateElementError";
+    } catch (const DegenerateElementError& error) {
+      EXPECT_EQ(error.element(), 6);
+      EXPECT_FALSE(error.tag().has_value());
+      EXPECT_EQ(error.kind(), DegenerateElementError::Kind::singular);
+      EXPECT_NE(std::string(error.what()).find("element 6 of the block"), std::string::npos) << error.what();
+    }
+  }
+}
+
+// A block with space dimension 2 reads x and y only, so a node with z != 0 would silently lose its z:
+// it is refused, naming the node; the same block declared in 3D is computed.
+TEST(Orientation, NodeOffThePlaneOfAPlanarBlockIsRefused) {
+  for (ElementType type : {ElementType{Shape::line, 2}, ElementType{Shape::quadrilateral, 3}}) {
+    SCOPED_TRACE(to_string(type));
+    std::mt19937 random(std::random_device{}());
+    TestMesh mesh = perturbed_mesh(type, 40, random);
+    const int N = nodes_per_element(type);
+    const node_index off = mesh.connectivity[std::size_t(17 * N + 1)];
+    mesh.coordinates[std::size_t(off) * 3 + 2] = 0.125;
+    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2));
+    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
+    std::vector<double> out(output_size(Operation::physical_gradients, 40, table.points, 1, dimension(type.shape), 3));
+    expect_invalid_message(
+        [&] {
+          interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                         {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
+        },
+        {"node " + std::to_string(off), "local node 1 of element 17", "z = 0.125", "space dimension is 2"});
+    mesh.space_dimension = 3;
+    EXPECT_NO_THROW(interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
+                                                   {u.data(), u.size(), 1}, {out.data(), out.size()}, {}));
+  }
+}
+
+// ---- rotation invariance --------------------------------------------------------------------------
+
+// A planar block of lines, triangles or quadrilaterals (S = 2), moved into 3D by a random rigid
+// motion (S = 3): the measure is |det J| of the planar block, and the physical gradients are the
+// planar ones rotated, R (g_x, g_y, 0), to 1e-12 relative. Curved elements (p >= 2: nodes moved off
+// their affine positions) included.
+class RotationInvariance : public ::testing::TestWithParam<ElementType> {};
+INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, RotationInvariance,
+                         ::testing::Values(ElementType{Shape::line, 1}, ElementType{Shape::line, 2},
+                                           ElementType{Shape::line, 3}, ElementType{Shape::triangle, 1},
+                                           ElementType{Shape::triangle, 2}, ElementType{Shape::triangle, 3},
+                                           ElementType{Shape::quadrilateral, 1}, ElementType{Shape::quadrilateral, 2},
+                                           ElementType{Shape::quadrilateral, 3}),
+                         name_of);
+
+TEST_P(RotationInvariance, MeasureAndRotatedGradients) {
+  const ElementType type = GetParam();
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("random seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int C = 2;
+  const test::RandomBlock planar = test::random_block(type, 300, rng);
+  const std::array<double, 9> R = test::random_rotation(rng);
+  const double t[3] = {0.5, -2.0, 3.0};
+  const test::RandomBlock space = test::rotated(planar, R, t);
+  const std::vector<double> u = test::random_field(planar.node_count(), C, rng);
+  const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2 * type.order));
+  const int Q = table.points;
+  auto physical = [&](const test::RandomBlock& block, std::vector<double>& detj) {
+    std::vector<double> out(output_size(Operation::physical_gradients, block.view(), Q, C), nan);
+    detj.assign(std::size_t(block.elements) * Q, nan);
+    interpolate_physical_gradients(block.view(), table, block.coordinates.data(), block.node_count(),
+                                   {u.data(), u.size(), C}, {out.data(), out.size()}, {detj.data(), detj.size()});
+    return out;
+  };
+  std::vector<double> planar_detj, space_detj;
+  const std::vector<double> planar_gradients = physical(planar, planar_detj);
+  const std::vector<double> space_gradients = physical(space, space_detj);
+  for (double& d : planar_detj) d = std::abs(d);
+  EXPECT_LE(test::relative_error(space_detj, planar_detj), 1e-12);
+  EXPECT_LE(test::relative_error(space_gradients, test::rotate_gradients(planar_gradients, R)), 1e-12);
 }
 
 TEST(InterpolateErrors, InvalidArgumentsAreRejectedWithTheExpectedSize) {
