@@ -39,10 +39,12 @@ std::string where(const char* function, const BlockView& block) {
          to_string(block.type) + " elements";
 }
 
-void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, ElementType type, const LaunchOptions& options) {
+void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, ElementType type, int space_dimension,
+            const LaunchOptions& options) {
   const DeviceInfo& device = current_device();
   if (options.kernel == Kernel::baseline) {
-    const std::size_t bytes = baseline_shared_bytes(nodes_per_element(type), dimension(type.shape), op, args.points);
+    const std::size_t bytes =
+        baseline_shared_bytes(nodes_per_element(type), dimension(type.shape), space_dimension, op, args.points);
     if (bytes > device.shared_per_block_optin)
       throw std::invalid_argument("the baseline kernel needs " + std::to_string(bytes) + " bytes of shared memory for " +
                                   to_string(type) + " with " + std::to_string(args.points) + " points; " + device.name +
@@ -53,8 +55,8 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
             "raising the shared-memory limit of the baseline kernel");
     kernels.launch_baseline(dim3(unsigned(args.elements)), dim3(threads_per_element(args.points)), bytes, options.stream, args);
   } else {
-    const LaunchConfig config =
-        packed_launch_config(type, op, args.points, args.components, options.elements_per_block, device);
+    const LaunchConfig config = packed_launch_config(type, op, args.points, args.components, space_dimension,
+                                                     options.elements_per_block, device);
     // Above 48 KB a block gets dynamic shared memory only after the limit is raised (per kernel).
     if (config.shared_bytes > 48 * 1024)
       check(cudaFuncSetAttribute(kernels.packed, cudaFuncAttributeMaxDynamicSharedMemorySize, int(config.shared_bytes)),
@@ -73,42 +75,80 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
   check_launch(std::string(operation_name(op)) + " kernel for " + to_string(type));
 }
 
-void run(const char* function, Operation op, const DeviceBlock& block, const DeviceTabulation& table,
-         const double* coordinates, FieldView u, OutputView out, OutputView detj, const LaunchOptions& options) {
-  const BlockView& view = block.view();
-  check_interpolation_arguments(where(function, view), {op, view.type, view.element_count, table.type(), table.points(),
-                                                        block.node_count(), u, out, detj, coordinates});
-  if (view.element_count == 0) return;
-  const KernelSet kernels = kernel_set(view.type, op, u.components);
-  const bool physical = op == Operation::physical_gradients;
-  KernelArgs args{view.connectivity, view.element_count, u.data, coordinates,
-                  op == Operation::values ? table.values() : table.gradients(),
-                  table.points(), u.components, out.data, detj.data, block.inverted_flag()};
-  if (physical)
-    check(cudaMemsetAsync(block.inverted_flag(), 0xff, sizeof(unsigned long long), options.stream),
-          "resetting the det J check");
-  launch(op, kernels, args, view.type, options);
-  if (!physical) return;
-  const unsigned long long bad = read_flag(block.inverted_flag(), options.stream, "checking det J");
-  if (bad == no_element) return;
-  // Error path: recompute that one element's det J at every point to name the point and the value.
-  const int Q = table.points();
-  DeviceBuffer<double> element_detj(Q), element_out(output_size(op, 1, Q, u.components, dimension(view.type.shape)));
+// Physical gradients flagged element `bad` (fem/orientation.hpp). Names it and says why, from the
+// GPU's own numbers: its nodes' z (for S = 2) from the coordinates, its det J at every point from a
+// one-element rerun of the same kernel.
+[[noreturn]] void report_bad_element(offset_t bad, const BlockView& view, int S, const KernelSet& kernels,
+                                     const KernelArgs& args, const LaunchOptions& options) {
+  const int N = nodes_per_element(view.type), D = dimension(view.type.shape), Q = args.points;
+  check(cudaStreamSynchronize(options.stream), "reading the flagged element");
+  std::vector<node_index> nodes(std::size_t(N), 0);
+  check(cudaMemcpy(nodes.data(), view.connectivity + bad * N, std::size_t(N) * sizeof(node_index), cudaMemcpyDeviceToHost),
+        "reading the flagged element's connectivity");
+  if (S == 2)
+    for (int n = 0; n < N; ++n) {
+      double z = 0;
+      check(cudaMemcpy(&z, args.coordinates + offset_t(nodes[std::size_t(n)]) * 3 + 2, sizeof z, cudaMemcpyDeviceToHost),
+            "reading the flagged element's coordinates");
+      if (z != 0.0) throw_off_plane(view, bad, n, nodes[std::size_t(n)], z);
+    }
+  DeviceBuffer<double> element_detj{std::size_t(Q)},
+      element_out{output_size(Operation::physical_gradients, 1, Q, args.components, D, S)};
   KernelArgs one = args;
-  one.connectivity = view.connectivity + offset_t(bad) * nodes_per_element(view.type);
+  one.connectivity = view.connectivity + bad * N;
   one.elements = 1;
   one.out = element_out.data();
   one.detj = element_detj.data();
   LaunchOptions single = options;
   single.elements_per_block = 1;
-  launch(op, kernels, one, view.type, single);
-  const std::vector<double> values = element_detj.to_host();
-  for (int q = 0; q < Q; ++q)
-    if (!(values[q] > 0.0)) throw InvertedElementError(offset_t(bad), q, values[q]);
-  throw InvertedElementError(offset_t(bad), 0, values[0]);
+  launch(Operation::physical_gradients, kernels, one, view.type, S, single);
+  const std::vector<double> detj = element_detj.to_host();
+  OrientationRecord record;
+  for (int q = 0; q < Q; ++q) record.add(q, detj[std::size_t(q)]);
+  check_orientation(view, bad, record, D < S);
+  throw std::logic_error("the GPU flagged " + describe_element(view, bad) +
+                         " as degenerate, but its rerun finds det J of one sign at every point");
+}
+
+void run(const char* function, Operation op, const DeviceBlock& block, const DeviceTabulation& table,
+         const double* coordinates, FieldView u, OutputView out, OutputView detj, const LaunchOptions& options) {
+  const BlockView& view = block.view();
+  const int S = space_dimension(view);
+  check_interpolation_arguments(where(function, view), {op, view.type, view.element_count, S, table.type(),
+                                                        table.points(), block.node_count(), u, out, detj, coordinates});
+  if (view.element_count == 0) return;
+  const KernelSet kernels = kernel_set(view.type, op, u.components, S);
+  const bool physical = op == Operation::physical_gradients;
+  KernelArgs args{view.connectivity, view.element_count, u.data, coordinates,
+                  op == Operation::values ? table.values() : table.gradients(),
+                  table.points(), u.components, out.data, detj.data, block.bad_element_flag()};
+  if (physical)
+    check(cudaMemsetAsync(block.bad_element_flag(), 0xff, sizeof(unsigned long long), options.stream),
+          "resetting the det J check");
+  launch(op, kernels, args, view.type, S, options);
+  if (!physical) return;
+  const unsigned long long bad = read_flag(block.bad_element_flag(), options.stream, "checking det J");
+  if (bad != no_element) report_bad_element(offset_t(bad), view, S, kernels, args, options);
 }
 
 }  // namespace
+
+DeviceBlock::DeviceBlock(DeviceBlock&& other) noexcept { *this = std::move(other); }
+
+DeviceBlock& DeviceBlock::operator=(DeviceBlock&& other) noexcept {
+  owned_ = std::move(other.owned_);
+  tags_ = std::move(other.tags_);
+  view_ = other.view_;
+  view_.element_tags = tags_.empty() ? nullptr : tags_.data();  // the moved vector keeps its buffer
+  node_count_ = other.node_count_;
+  flag_ = std::move(other.flag_);
+  return *this;
+}
+
+void DeviceBlock::keep_tags(const BlockView& block) {
+  if (block.element_tags) tags_.assign(block.element_tags, block.element_tags + block.element_count);
+  view_.element_tags = tags_.empty() ? nullptr : tags_.data();
+}
 
 DeviceBlock DeviceBlock::upload(const BlockView& host_block, offset_t node_count, cudaStream_t stream) {
   validate_connectivity(host_block, node_count);
@@ -116,7 +156,8 @@ DeviceBlock DeviceBlock::upload(const BlockView& host_block, offset_t node_count
   const std::size_t entries = std::size_t(host_block.element_count) * nodes_per_element(host_block.type);
   block.owned_ = DeviceBuffer<node_index>(entries);
   if (entries) block.owned_.upload(host_block.connectivity, entries, stream);
-  block.view_ = {host_block.type, block.owned_.data(), host_block.element_count};
+  block.view_ = {host_block.type, block.owned_.data(), host_block.element_count, host_block.space_dimension};
+  block.keep_tags(host_block);
   block.node_count_ = node_count;
   block.flag_ = DeviceBuffer<unsigned long long>(1);
   return block;
@@ -127,8 +168,10 @@ DeviceBlock DeviceBlock::wrap(const BlockView& device_block, offset_t node_count
   if (device_block.element_count < 0 || node_count < 0 || (device_block.element_count > 0 && !device_block.connectivity))
     throw std::invalid_argument("DeviceBlock::wrap: inconsistent block of " + std::to_string(device_block.element_count) +
                                 " elements and " + std::to_string(node_count) + " nodes");
+  space_dimension(device_block);  // throws for a bad one
   DeviceBlock block;
   block.view_ = device_block;
+  block.keep_tags(device_block);
   block.node_count_ = node_count;
   block.flag_ = DeviceBuffer<unsigned long long>(1);
   const offset_t entries = device_block.element_count * nodes;
@@ -143,11 +186,12 @@ DeviceBlock DeviceBlock::wrap(const BlockView& device_block, offset_t node_count
     check(cudaMemcpy(element.data(), device_block.connectivity + offset_t(bad) * nodes, nodes * sizeof(node_index),
                      cudaMemcpyDeviceToHost),
           "reading the bad element's connectivity");
-    const BlockView host{device_block.type, element.data(), 1};
-    try {
-      validate_connectivity(host, node_count);
-    } catch (const std::invalid_argument& e) {  // names the local node and value; re-point it at the element
-      throw std::invalid_argument("element " + std::to_string(bad) + " of the device block: " + e.what());
+    for (int n = 0; n < nodes; ++n) {
+      const node_index v = element[std::size_t(n)];
+      if (v < 0 || v >= node_count)
+        throw std::invalid_argument(describe_element(block.view_, offset_t(bad)) + " (on the device), local node " +
+                                    std::to_string(n) + " has node index " + std::to_string(v) +
+                                    ", expected an index in [0, " + std::to_string(node_count) + ")");
     }
   }
   return block;
@@ -164,7 +208,7 @@ DeviceTabulation::DeviceTabulation(ElementType type, const PointSet& points, cud
   values_ = DeviceBuffer<double>(std::size_t(N) * points_);
   gradients_ = DeviceBuffer<double>(std::size_t(N) * D * points_);
   DeviceBuffer<double> coordinates(points.coordinates);
-  kernel_set(type, Operation::values, 1).tabulate(coordinates.data(), points_, values_.data(), gradients_.data(), stream);
+  kernel_set(type, Operation::values, 1, default_space_dimension(type)).tabulate(coordinates.data(), points_, values_.data(), gradients_.data(), stream);
   check_launch("tabulation of " + to_string(type));
   check(cudaStreamSynchronize(stream), "tabulating " + to_string(type));  // before `coordinates` is freed
 }
@@ -190,15 +234,14 @@ void interpolate_host_arrays(Operation op, const BlockView& host_block, const Po
                              OutputView detj, const LaunchOptions& options) {
   const bool physical = op == Operation::physical_gradients;
   check_interpolation_arguments(where("interpolate_host_arrays", host_block),
-                                {op, host_block.type, host_block.element_count, host_block.type, points.size(),
-                                 node_count, u, out, detj, coordinates});
+                                {op, host_block.type, host_block.element_count, space_dimension(host_block),
+                                 host_block.type, points.size(), node_count, u, out, detj, coordinates});
   const DeviceBlock block = DeviceBlock::upload(host_block, node_count, options.stream);
   const DeviceTabulation table(host_block.type, points, options.stream);
   DeviceBuffer<double> device_u(u.size), device_coordinates(physical ? std::size_t(node_count) * 3 : 0);
   device_u.upload(u.data, u.size, options.stream);
   if (physical) device_coordinates.upload(coordinates, device_coordinates.size(), options.stream);
-  const std::size_t needed = output_size(op, host_block.element_count, points.size(), u.components,
-                                         dimension(host_block.type.shape));
+  const std::size_t needed = output_size(op, host_block, points.size(), u.components);
   DeviceBuffer<double> device_out(needed);
   DeviceBuffer<double> device_detj(physical && detj.data ? std::size_t(host_block.element_count) * points.size() : 0);
   const FieldView du{device_u.data(), u.size, u.components};

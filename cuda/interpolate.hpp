@@ -5,12 +5,15 @@
 //   DeviceTabulation  the shape-function table of an (element type, point set), computed on the device
 //                     by the element's own __host__ __device__ code;
 //   interpolate_*     one kernel launch each, asynchronous on options.stream, except that physical
-//                     gradients wait for the stream to check det J (an inverted element throws).
+//                     gradients wait for the stream to check the orientation policy of
+//                     fem/orientation.hpp (a degenerate or tangled element throws).
 //
 // Host arrays in and out: interpolate_host_arrays, which uploads, runs and downloads.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <vector>
 
 #include "../fem/block.hpp"
 #include "../fem/interpolate.hpp"
@@ -31,23 +34,31 @@ struct LaunchOptions {
   cudaStream_t stream = nullptr;
 };
 
-/// A block's connectivity on the device, checked against the node count once.
+/// A block's connectivity on the device, checked against the node count once. Its space dimension and
+/// element tags (host memory, copied here for error messages) come from the BlockView it is made from.
 class DeviceBlock {
  public:
   /// Copies the connectivity of a host block to the device after validating it on the host.
   static DeviceBlock upload(const BlockView& host_block, offset_t node_count, cudaStream_t stream = nullptr);
   /// Uses connectivity already on the device (not owned: it must outlive this object). Validated on the
   /// device by one pass that finds the first element with an index outside [0, node_count).
+  /// `device_block.element_tags`, if any, is host memory.
   static DeviceBlock wrap(const BlockView& device_block, offset_t node_count, cudaStream_t stream = nullptr);
 
+  DeviceBlock(DeviceBlock&& other) noexcept;
+  DeviceBlock& operator=(DeviceBlock&& other) noexcept;
+
+  /// Device connectivity; element_tags points to this object's host copy.
   const BlockView& view() const { return view_; }
   offset_t node_count() const { return node_count_; }
-  /// Scratch for the det J check of physical gradients (one 64-bit word).
-  unsigned long long* inverted_flag() const { return flag_.data(); }
+  /// Scratch for the orientation check of physical gradients (one 64-bit word).
+  unsigned long long* bad_element_flag() const { return flag_.data(); }
 
  private:
   DeviceBlock() = default;
+  void keep_tags(const BlockView& block);
   DeviceBuffer<node_index> owned_;
+  std::vector<std::size_t> tags_;
   BlockView view_{};
   offset_t node_count_ = 0;
   mutable DeviceBuffer<unsigned long long> flag_;
@@ -77,9 +88,11 @@ void interpolate_values(const DeviceBlock& block, const DeviceTabulation& table,
 void interpolate_reference_gradients(const DeviceBlock& block, const DeviceTabulation& table, FieldView u,
                                      OutputView out, const LaunchOptions& options = {});
 
-/// gradients[((e*Q + q)*C + c)*D + d] = du_c/dx_d and detj[e*Q + q] (may be empty), from device
-/// coordinates[node*3 + k]. Synchronises options.stream, then throws InvertedElementError (naming the
-/// smallest such element) if det J <= 0 anywhere.
+/// gradients[((e*Q + q)*C + c)*S + k] = du_c/dx_k and detj[e*Q + q] (may be empty), from device
+/// coordinates[node*3 + k], S the block's space dimension (the same results as the CPU path,
+/// fem/interpolate.hpp). Synchronises options.stream, then applies fem/orientation.hpp's policy:
+/// DegenerateElementError or, for a node off the plane z = 0 in a block with S = 2,
+/// std::invalid_argument, naming the smallest such element.
 void interpolate_physical_gradients(const DeviceBlock& block, const DeviceTabulation& table, const double* coordinates,
                                     FieldView u, OutputView gradients, OutputView detj,
                                     const LaunchOptions& options = {});

@@ -4,8 +4,8 @@
 
 namespace feinterp::cuda {
 
-KernelSet kernel_set(ElementType type, Operation op, int components) {
-  return visit(type, [&](auto element) { return kernel_set<decltype(element)>(op, components); });
+KernelSet kernel_set(ElementType type, Operation op, int components, int space_dimension) {
+  return visit(type, [&](auto element) { return kernel_set<decltype(element)>(op, components, space_dimension); });
 }
 
 }  // namespace feinterp::cuda

@@ -16,14 +16,14 @@ namespace feinterp::cuda {
 
 namespace detail {
 
-template <class Element, int C, Operation Op>
+template <class Element, int C, Operation Op, int S>
 void launch_packed(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs& args) {
-  packed_kernel<Element, C, Op><<<grid, block, shared_bytes, stream>>>(args);
+  packed_kernel<Element, C, Op, S><<<grid, block, shared_bytes, stream>>>(args);
 }
 
-template <class Element, Operation Op>
+template <class Element, Operation Op, int S>
 void launch_baseline(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs& args) {
-  baseline_kernel<Element, Op><<<grid, block, shared_bytes, stream>>>(args);
+  baseline_kernel<Element, Op, S><<<grid, block, shared_bytes, stream>>>(args);
 }
 
 template <class Element>
@@ -31,13 +31,13 @@ void launch_tabulate(const double* points, int Q, double* values, double* gradie
   tabulate_kernel<Element><<<(Q + 127) / 128, 128, 0, stream>>>(points, Q, values, gradients);
 }
 
-template <class Element, Operation Op, int... Cs>
+template <class Element, Operation Op, int S, int... Cs>
 KernelSet by_components(int components, std::integer_sequence<int, Cs...>) {
   KernelSet set{};
   const bool found = ((components == Cs + 1 &&
-                       (set = KernelSet{reinterpret_cast<const void*>(&packed_kernel<Element, Cs + 1, Op>),
-                                        reinterpret_cast<const void*>(&baseline_kernel<Element, Op>),
-                                        &launch_packed<Element, Cs + 1, Op>, &launch_baseline<Element, Op>,
+                       (set = KernelSet{reinterpret_cast<const void*>(&packed_kernel<Element, Cs + 1, Op, S>),
+                                        reinterpret_cast<const void*>(&baseline_kernel<Element, Op, S>),
+                                        &launch_packed<Element, Cs + 1, Op, S>, &launch_baseline<Element, Op, S>,
                                         &launch_tabulate<Element>},
                         true)) ||
                       ...);
@@ -47,17 +47,34 @@ KernelSet by_components(int components, std::integer_sequence<int, Cs...>) {
   return set;
 }
 
+// Only physical gradients read the space dimension: the other operations are instantiated once, with
+// the element's default (2 for lines and 2D elements, 3 for 3D ones).
+template <class Element, Operation Op>
+KernelSet by_space_dimension(int components, int space_dimension) {
+  using Cs = std::make_integer_sequence<int, max_components>;
+  constexpr int D = Element::dimension;
+  constexpr int default_s = D == 3 ? 3 : 2;
+  if constexpr (Op != Operation::physical_gradients) {
+    return by_components<Element, Op, default_s>(components, Cs{});
+  } else {
+    if (space_dimension == 3) return by_components<Element, Op, 3>(components, Cs{});
+    if constexpr (D <= 2)
+      if (space_dimension == 2) return by_components<Element, Op, 2>(components, Cs{});
+    throw std::invalid_argument("space dimension " + std::to_string(space_dimension) + " for an element of dimension " +
+                                std::to_string(D) + ": expected " + (D == 3 ? "3" : "2 or 3"));
+  }
+}
+
 }  // namespace detail
 
 template <class Element>
-KernelSet kernel_set(Operation op, int components) {
-  using Cs = std::make_integer_sequence<int, max_components>;
+KernelSet kernel_set(Operation op, int components, int space_dimension) {
   switch (op) {
-    case Operation::values: return detail::by_components<Element, Operation::values>(components, Cs{});
+    case Operation::values: return detail::by_space_dimension<Element, Operation::values>(components, space_dimension);
     case Operation::reference_gradients:
-      return detail::by_components<Element, Operation::reference_gradients>(components, Cs{});
+      return detail::by_space_dimension<Element, Operation::reference_gradients>(components, space_dimension);
     case Operation::physical_gradients:
-      return detail::by_components<Element, Operation::physical_gradients>(components, Cs{});
+      return detail::by_space_dimension<Element, Operation::physical_gradients>(components, space_dimension);
   }
   throw std::invalid_argument("unknown operation");
 }

@@ -1,7 +1,8 @@
-// KernelSet: the compiled kernels for one (element type, operation, component count), found at run
-// time through a table (MFEM's qinterp does the same): the packed kernel is specialised on the
-// element and on C = 1..9, so its loops have compile-time trip counts and its accumulators live in
-// registers; the baseline, like the seed's, loops over C at run time.
+// KernelSet: the compiled kernels for one (element type, operation, component count, space dimension),
+// found at run time through a table (MFEM's qinterp does the same): the packed kernel is specialised
+// on the element, on C = 1..9 and, for physical gradients, on the space dimension S, so its loops have
+// compile-time trip counts and its accumulators live in registers; the baseline, like the seed's,
+// loops over C at run time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,12 +28,14 @@ struct KernelSet {
   TabulateFunction tabulate;
 };
 
-/// The kernels of one element type (instantiated in kernels_<shape>.cu). Throws std::invalid_argument
-/// for a component count outside 1..max_components.
+/// The kernels of one element type (instantiated in kernels_<shape>.cu). `space_dimension` matters to
+/// physical gradients only (2 or 3, at least the element's dimension); the other operations ignore it.
+/// Throws std::invalid_argument for a component count outside 1..max_components or a space dimension
+/// the element cannot live in.
 template <class Element>
-KernelSet kernel_set(Operation op, int components);
+KernelSet kernel_set(Operation op, int components, int space_dimension);
 
 /// The same, from the run-time element type.
-KernelSet kernel_set(ElementType type, Operation op, int components);
+KernelSet kernel_set(ElementType type, Operation op, int components, int space_dimension);
 
 }  // namespace feinterp::cuda

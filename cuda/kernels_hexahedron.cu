@@ -3,7 +3,7 @@
 #include "kernel_set.cuh"
 
 namespace feinterp::cuda {
-template KernelSet kernel_set<Hexahedron<1>>(Operation, int);
-template KernelSet kernel_set<Hexahedron<2>>(Operation, int);
-template KernelSet kernel_set<Hexahedron<3>>(Operation, int);
+template KernelSet kernel_set<Hexahedron<1>>(Operation, int, int);
+template KernelSet kernel_set<Hexahedron<2>>(Operation, int, int);
+template KernelSet kernel_set<Hexahedron<3>>(Operation, int, int);
 }  // namespace feinterp::cuda

@@ -3,7 +3,7 @@
 #include "kernel_set.cuh"
 
 namespace feinterp::cuda {
-template KernelSet kernel_set<Tetrahedron<1>>(Operation, int);
-template KernelSet kernel_set<Tetrahedron<2>>(Operation, int);
-template KernelSet kernel_set<Tetrahedron<3>>(Operation, int);
+template KernelSet kernel_set<Tetrahedron<1>>(Operation, int, int);
+template KernelSet kernel_set<Tetrahedron<2>>(Operation, int, int);
+template KernelSet kernel_set<Tetrahedron<3>>(Operation, int, int);
 }  // namespace feinterp::cuda

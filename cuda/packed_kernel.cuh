@@ -16,12 +16,19 @@
 //   2. connectivity the group's elements are consecutive, so their connectivity is one contiguous run;
 //                   it is copied asynchronously (cp.async) one group ahead, into a second buffer
 //   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread
-//   4. compute      thread (q, z): C x T accumulators in registers over the nodes (compile-time N, C, T)
-//   5. store        the block's output is one contiguous run of E * Q * C * T doubles: written by
+//   4. compute      thread (q, z): C x T accumulators in registers over the nodes (compile-time N, C, T);
+//                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
+//   5. store        the block's output is one contiguous run of E * Q * C * R doubles: written by
 //                   consecutive threads in global order, through shared memory (a transpose)
 //
-// Nothing here depends on the element beyond N, D and the table, so one template serves all 12 types;
+// Physical gradients also apply fem/orientation.hpp's policy: each point's det J sign (and, for S = 2,
+// each node's z = 0) is or-ed into a per-element word in shared memory; after the compute barrier one
+// thread per element checks the word, and an invalid element's index goes to args.first_bad by
+// atomicMin. The host then names it (cuda/interpolate.cu).
+//
+// Nothing here depends on the element beyond N, D and the table, so one template serves all 15 types;
 // what varies per element is instantiated at compile time, never branched on at run time.
+
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -31,6 +38,7 @@
 #include "../fem/geometry.hpp"
 #include "../fem/layout.hpp"
 #include "../fem/operation.hpp"
+#include "../fem/orientation.hpp"
 #include "kernel_args.hpp"
 #include "shared_layout.hpp"
 
@@ -41,16 +49,20 @@ namespace feinterp::cuda {
 // Jacobian) spilled up to 84 bytes per thread to local memory (ptxas -v, sm_90).
 constexpr int max_threads_per_block = 512;
 
-template <class Element, int C, Operation Op>
+/// S: the space dimension; only physical gradients read it (the other operations are instantiated
+/// with S = the default, and their kernels never touch coordinates).
+template <class Element, int C, Operation Op, int S>
 __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
-  constexpr int T = Op == Operation::values ? 1 : D;
+  constexpr int T = Op == Operation::values ? 1 : D;  // table rows per (node, point)
   constexpr bool physical = Op == Operation::physical_gradients;
+  constexpr int R = physical ? S : T;  // results per (point, component)
+  static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
 
   const int Q = args.points;
   const int elements_per_block = blockDim.z;
-  const SharedLayout layout = shared_layout(N, D, Op, Q, C, elements_per_block);
+  const SharedLayout layout = shared_layout(N, D, S, Op, Q, C, elements_per_block);
   const int Qp = layout.padded_points;
   extern __shared__ double shared[];
   double* s_table = shared + layout.table;
@@ -58,6 +70,7 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   double* s_coordinates = shared + layout.coordinates;
   double* s_output = shared + layout.output;
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
+  unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
 
   const int thread = threadIdx.x + blockDim.x * threadIdx.z;
   const int threads = blockDim.x * blockDim.z;
@@ -66,8 +79,8 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   // The store walks i = thread, thread + threads, ... and needs (element, r) = divmod(i, per_element):
   // the stride is the same for every group, so the divisions by the run-time per_element are done
   // once here instead of twice per stored value.
-  constexpr int CT = C * T;
-  const int per_element = Q * CT;
+  constexpr int CR = C * R;
+  const int per_element = Q * CR;
   const int store_start_element = thread / per_element, store_start_r = thread - store_start_element * per_element;
   const int store_step_elements = threads / per_element, store_step_r = threads - store_step_elements * per_element;
 
@@ -76,6 +89,8 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   // not once per group. With one group per block, the first H100 run spent 6.5 ms on 50k p = 3
   // hexahedra (0.5% of copy bandwidth) re-reading their 98 KB table 50k times.
   for (int i = thread; i < N * T * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  if constexpr (physical)
+    for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
 
   // 2. connectivity, one group ahead: group i's copy is issued before group i-1 is computed, so its
   // DRAM latency hides behind that work instead of stalling the block at the top of every iteration.
@@ -96,7 +111,7 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
     const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
     const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
     __pipeline_wait_prior(0);
-    __syncthreads();
+    __syncthreads();  // barrier A
 
     // 3. gather
     for (int i = thread; i < here * N * C; i += threads) {
@@ -104,12 +119,16 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
       s_field[i] = __ldg(args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical) {
-      for (int i = thread; i < here * N * D; i += threads) {
-        const int local_node = i / D, k = i - local_node * D;
+      for (int i = thread; i < here * N * S; i += threads) {
+        const int local_node = i / S, k = i - local_node * S;
         s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
       }
+      if constexpr (S == 2)  // the plane z = 0: a z that would be dropped marks the element invalid
+        for (int i = thread; i < here * N; i += threads)
+          if (__ldg(args.coordinates + offset_t(connectivity[i]) * 3 + 2) != 0.0)
+            atomicOr(s_orientation + i / N, unsigned(orientation_off_plane));
     }
-    __syncthreads();
+    __syncthreads();  // barrier B
     // The other buffer was last read by the previous group's gather, before the barrier above.
     buffer ^= 1;
     if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
@@ -117,16 +136,17 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
     // 4. compute
     if (z < here) {
       const double* u = s_field + z * N * C;
+      unsigned orientation = 0u;
       for (int q = threadIdx.x; q < Q; q += blockDim.x) {
         double result[C][T];
 #pragma unroll
         for (int c = 0; c < C; ++c)
 #pragma unroll
           for (int t = 0; t < T; ++t) result[c][t] = 0.0;
-        double J[D][D];
+        double J[S][D];
         if constexpr (physical) {
 #pragma unroll
-          for (int k = 0; k < D; ++k)
+          for (int k = 0; k < S; ++k)
 #pragma unroll
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
         }
@@ -142,43 +162,54 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
             for (int t = 0; t < T; ++t) result[c][t] += shape[t] * value;
           }
           if constexpr (physical) {
-            const double* x = s_coordinates + (z * N + n) * D;
+            const double* x = s_coordinates + (z * N + n) * S;
 #pragma unroll
-            for (int k = 0; k < D; ++k)
+            for (int k = 0; k < S; ++k)
 #pragma unroll
               for (int d = 0; d < D; ++d) J[k][d] += x[k] * shape[d];
           }
         }
         if constexpr (physical) {
-          const double det = determinant(J);
-          const offset_t element = first + z;
-          if (!(det > 0.0)) atomicMin(args.first_inverted, (unsigned long long)element);
-          double inverse_t[D][D];
-          inverse_transpose(J, det, inverse_t);
+          const double det = jacobian_determinant(J);
+          orientation |= orientation_of(det);
+          double K[S][D];
+          inverse_transpose(J, det, K);
 #pragma unroll
           for (int c = 0; c < C; ++c) {
-            double reference[D];
+            double gradient[S];
+            physical_gradient<S, D>(K, result[c], gradient);
 #pragma unroll
-            for (int d = 0; d < D; ++d) reference[d] = result[c][d];
-            physical_gradient<D>(inverse_t, reference, result[c]);
+            for (int k = 0; k < S; ++k) s_output[(z * CR + c * R + k) * Qp + q] = gradient[k];
           }
-          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(element, q, 0)] = det;
+          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = det;
+        } else {
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+#pragma unroll
+            for (int t = 0; t < T; ++t) s_output[(z * CR + c * R + t) * Qp + q] = result[c][t];
         }
-#pragma unroll
-        for (int c = 0; c < C; ++c)
-#pragma unroll
-          for (int t = 0; t < T; ++t) s_output[(z * C * T + c * T + t) * Qp + q] = result[c][t];
       }
+      if constexpr (physical)
+        if (orientation) atomicOr(s_orientation + z, orientation);
     }
-    __syncthreads();
+    __syncthreads();  // barrier C
 
-    // 5. store: the group's results are the contiguous range [first * Q*C*T, (first + here) * Q*C*T).
+    // Orientation: one thread per element reads its word, reports it if invalid, and clears it for the
+    // next group (whose gather writes it only after the next barrier A).
+    if constexpr (physical)
+      if (thread < here) {
+        if (!valid_orientation(s_orientation[thread]))
+          atomicMin(args.first_bad, (unsigned long long)(first + thread));
+        s_orientation[thread] = 0u;
+      }
+
+    // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
     // The next group's compute phase rewrites s_output only after two more barriers.
-    double* out = args.out + GradientsLayout{args.elements, Q, C, T}(first, 0, 0, 0);  // T = 1: values
+    double* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
     int element = store_start_element, r = store_start_r;  // i = element * per_element + r
     for (int i = thread; i < here * per_element; i += threads) {
-      const int q = r / CT, ct = r - q * CT;  // CT is a constant: a multiply and a shift
-      out[i] = s_output[(element * CT + ct) * Qp + q];
+      const int q = r / CR, cr = r - q * CR;  // CR is a constant: a multiply and a shift
+      out[i] = s_output[(element * CR + cr) * Qp + q];
       element += store_step_elements;
       r += store_step_r;
       if (r >= per_element) {

@@ -11,12 +11,14 @@ namespace feinterp::cuda {
 
 /// elements_per_block for (element, operation, points, components) on `device`: the tuned value where
 /// the device's table (the override, FEINTERP_TUNING_TABLE or the embedded one) has a usable entry, the
-/// heuristic otherwise. Throws tuning::TuningTableError if FEINTERP_TUNING_TABLE names a bad file.
-int choose_elements_per_block(ElementType type, Operation op, int points, int components, const DeviceInfo& device);
+/// heuristic otherwise. Tables are measured per (element, operation, points, components); the space
+/// dimension only bounds what fits (a 3D surface block's physical gradients need more shared memory). Throws tuning::TuningTableError if FEINTERP_TUNING_TABLE names a bad file.
+int choose_elements_per_block(ElementType type, Operation op, int points, int components, int space_dimension,
+                              const DeviceInfo& device);
 
 /// The same from the given table, whatever the process uses (for a launch with an explicit table:
 /// pass the result as LaunchOptions::elements_per_block).
-int choose_elements_per_block(ElementType type, Operation op, int points, int components, const DeviceInfo& device,
-                              const tuning::TuningTable& table);
+int choose_elements_per_block(ElementType type, Operation op, int points, int components, int space_dimension,
+                              const DeviceInfo& device, const tuning::TuningTable& table);
 
 }  // namespace feinterp::cuda

@@ -1,8 +1,12 @@
-// GPU against CPU for every element type, component count and operation; every elements_per_block
-// gives identical results; partial last blocks; a 1M-element block; bad input is refused.
+// GPU against CPU for every element type, component count, operation and space dimension (curves and
+// surfaces in 3D included); every elements_per_block gives identical results; partial last blocks; a
+// 1M-element block; rotation invariance; the orientation policy (mirrored elements computed, tangled,
+// degenerate and off-plane ones reported by index and tag); bad input is refused.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <type_traits>
 #include <limits>
 #include <random>
 #include <vector>
@@ -35,8 +39,7 @@ struct Results {
 
 Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C) {
   const Tabulation table = tabulate(block.type, points);
-  const int D = dimension(block.type.shape);
-  Results r{poisoned(output_size(op, block.elements, points.size(), C, D)), poisoned(std::size_t(block.elements) * points.size())};
+  Results r{poisoned(output_size(op, block.view(), points.size(), C)), poisoned(std::size_t(block.elements) * points.size())};
   const FieldView field{u.data(), u.size(), C};
   switch (op) {
     case Operation::values: interpolate_values(block.view(), table, block.node_count(), field, {r.out.data(), r.out.size()}); break;
@@ -51,13 +54,13 @@ Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points
   return r;
 }
 
-// Device-pointer API, outputs poisoned with NaN on the device before the launch.
+// Device-pointer API, outputs poisoned with NaN on the device before the launch. `view`: the block's
+// view with element tags, where a test needs them.
 Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-            const cuda::LaunchOptions& options = {}) {
-  const cuda::DeviceBlock device_block = cuda::DeviceBlock::upload(block.view(), block.node_count());
+            const cuda::LaunchOptions& options, const BlockView& view) {
+  const cuda::DeviceBlock device_block = cuda::DeviceBlock::upload(view, block.node_count());
   const cuda::DeviceTabulation table(block.type, points);
-  const int D = dimension(block.type.shape);
-  const std::size_t size = output_size(op, block.elements, points.size(), C, D);
+  const std::size_t size = output_size(op, view, points.size(), C);
   cuda::DeviceBuffer<double> du(u), dx(block.coordinates), dout(poisoned(size)),
       ddetj(poisoned(std::size_t(block.elements) * points.size()));
   const FieldView field{du.data(), u.size(), C};
@@ -76,6 +79,16 @@ Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points
   return r;
 }
 
+Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
+            const cuda::LaunchOptions& options = {}) {
+  return gpu(op, block, points, u, C, options, block.view());
+}
+
+// The space dimensions an element type lives in: 2 and 3 for lines and 2D elements, 3 for 3D ones.
+std::vector<int> space_dimensions(ElementType type) {
+  return dimension(type.shape) == 3 ? std::vector<int>{3} : std::vector<int>{2, 3};
+}
+
 PointSet points_for(ElementType type) { return quadrature_rule(type.shape, 2 * type.order); }
 
 class GpuInterpolation : public ::testing::TestWithParam<ElementType> {};
@@ -86,19 +99,22 @@ TEST_P(GpuInterpolation, MatchesCpuForEveryOperationAndComponentCount) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const test::RandomBlock block = random_block(type, 1009, rng);  // prime: the last block is partial
   const PointSet points = points_for(type);
-  for (int C : {1, dimension(type.shape), max_components}) {
-    const std::vector<double> u = random_field(block.node_count(), C, rng);
-    for (Operation op : all_operations) {
-      SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C));
-      const Results expected = cpu(op, block, points, u, C);
-      for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
-        cuda::LaunchOptions options;
-        options.kernel = kernel;
-        const Results got = gpu(op, block, points, u, C, options);
-        EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << (kernel == cuda::Kernel::packed ? "packed" : "baseline");
-        if (op == Operation::physical_gradients) EXPECT_LE(relative_error(got.detj, expected.detj), 1e-12);
+  for (int S : space_dimensions(type)) {
+    // 1009 elements, a prime: the last block is partial.
+    const test::RandomBlock block = random_block(type, 1009, rng, 0.01, S);
+    for (int C : {1, dimension(type.shape), max_components}) {
+      const std::vector<double> u = random_field(block.node_count(), C, rng);
+      for (Operation op : all_operations) {
+        SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C) + ", S = " + std::to_string(S));
+        const Results expected = cpu(op, block, points, u, C);
+        for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
+          cuda::LaunchOptions options;
+          options.kernel = kernel;
+          const Results got = gpu(op, block, points, u, C, options);
+          EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << (kernel == cuda::Kernel::packed ? "packed" : "baseline");
+          if (op == Operation::physical_gradients) EXPECT_LE(relative_error(got.detj, expected.detj), 1e-12);
+        }
       }
     }
   }
@@ -111,11 +127,12 @@ TEST_P(GpuInterpolation, EveryElementsPerBlockGivesIdenticalResults) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const PointSet points = points_for(type);
-  const test::RandomBlock block = random_block(type, 211, rng);
+  const int S = 3;  // surfaces and curves in 3D: the most shared memory per element
+  const test::RandomBlock block = random_block(type, 211, rng, 0.01, S);
   const int C = dimension(type.shape);
   const std::vector<double> u = random_field(block.node_count(), C, rng);
   for (Operation op : all_operations) {
-    const int limit = cuda::max_elements_per_block(type, op, points.size(), C, cuda::current_device());
+    const int limit = cuda::max_elements_per_block(type, op, points.size(), C, S, cuda::current_device());
     ASSERT_GE(limit, 1);
     cuda::LaunchOptions options;
     options.elements_per_block = 1;
@@ -138,7 +155,9 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
   const PointSet points = points_for(type);
   const int C = 1;
   const Operation op = Operation::reference_gradients;
-  const int chosen = cuda::packed_launch_config(type, op, points.size(), C, 0, cuda::current_device()).elements_per_block;
+  const int chosen =
+      cuda::packed_launch_config(type, op, points.size(), C, default_space_dimension(type), 0, cuda::current_device())
+          .elements_per_block;
   for (offset_t elements : {offset_t(1), offset_t(std::max(chosen - 1, 1)), offset_t(chosen), offset_t(chosen + 1),
                             offset_t(type.order == 3 ? 10007 : 100003)}) {
     const test::RandomBlock block = random_block(type, elements, rng);
@@ -250,7 +269,8 @@ TEST(GpuInterpolationErrors, ElementsPerBlockThatDoesNotFitIsRejected) {
   const test::RandomBlock block = random_block(type, 10, rng);
   const PointSet points = points_for(type);
   const std::vector<double> u = random_field(block.node_count(), 3, rng);
-  const int limit = cuda::max_elements_per_block(type, Operation::physical_gradients, points.size(), 3, cuda::current_device());
+  const int limit =
+      cuda::max_elements_per_block(type, Operation::physical_gradients, points.size(), 3, 3, cuda::current_device());
   for (int bad : {limit + 1, -1, 100000}) {
     cuda::LaunchOptions options;
     options.elements_per_block = bad;
@@ -258,21 +278,138 @@ TEST(GpuInterpolationErrors, ElementsPerBlockThatDoesNotFitIsRejected) {
   }
 }
 
-TEST(GpuInterpolationErrors, InvertedElementIsReportedByIndex) {
+// ---- rotation invariance and the orientation policy (fem/orientation.hpp) ----------------------------
+
+// As on the CPU (tests/fem/interpolate_test.cpp): a planar block of curves or surfaces moved into 3D by
+// a rigid motion keeps its measure |det J| and its physical gradients rotate, to 1e-12 relative.
+class GpuRotationInvariance : public ::testing::TestWithParam<ElementType> {};
+INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, GpuRotationInvariance,
+                         ::testing::Values(ElementType{Shape::line, 1}, ElementType{Shape::line, 2},
+                                           ElementType{Shape::line, 3}, ElementType{Shape::triangle, 1},
+                                           ElementType{Shape::triangle, 2}, ElementType{Shape::triangle, 3},
+                                           ElementType{Shape::quadrilateral, 1}, ElementType{Shape::quadrilateral, 2},
+                                           ElementType{Shape::quadrilateral, 3}),
+                         [](const ::testing::TestParamInfo<ElementType>& info) {
+                           return std::string(shape_name(info.param.shape)) + "_p" + std::to_string(info.param.order);
+                         });
+
+TEST_P(GpuRotationInvariance, MeasureAndRotatedGradients) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int C = 2;
+  const test::RandomBlock planar = random_block(type, 3001, rng);
+  const std::array<double, 9> R = test::random_rotation(rng);
+  const double t[3] = {0.5, -2.0, 3.0};
+  const test::RandomBlock space = test::rotated(planar, R, t);
+  const std::vector<double> u = random_field(planar.node_count(), C, rng);
+  const PointSet points = points_for(type);
+  for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
+    cuda::LaunchOptions options;
+    options.kernel = kernel;
+    Results flat = gpu(Operation::physical_gradients, planar, points, u, C, options);
+    const Results rotated = gpu(Operation::physical_gradients, space, points, u, C, options);
+    for (double& d : flat.detj) d = std::abs(d);
+    EXPECT_LE(relative_error(rotated.detj, flat.detj), 1e-12);
+    EXPECT_LE(relative_error(rotated.out, test::rotate_gradients(flat.out, R)), 1e-12);
+  }
+}
+
+// Mirrored elements (det J < 0 at every point) are valid: computed, with det J < 0, as on the CPU.
+TEST(GpuOrientation, MirroredElementsMatchTheCpu) {
   FEINTERP_REQUIRE_GPU();
   std::mt19937_64 rng(test::test_seed());
-  const ElementType type{Shape::tetrahedron, 2};
-  test::RandomBlock block = random_block(type, 500, rng, 0.0);
-  // Mirror element 321 through x = 0: det J < 0 at every point.
-  for (int n = 0; n < 10; ++n) block.coordinates[std::size_t(block.connectivity[321 * 10 + n]) * 3] *= -1.0;
-  const PointSet points = points_for(type);
-  const std::vector<double> u = random_field(block.node_count(), 1, rng);
+  for (ElementType type : {ElementType{Shape::triangle, 3}, ElementType{Shape::tetrahedron, 2}}) {
+    SCOPED_TRACE(to_string(type));
+    test::RandomBlock block = random_block(type, 500, rng, 0.0);
+    const int N = nodes_per_element(type);
+    for (offset_t e = 0; e < block.elements; e += 3)  // every third element mirrored through x = 0
+      for (int n = 0; n < N; ++n) block.coordinates[std::size_t(block.connectivity[std::size_t(e * N + n)]) * 3] *= -1.0;
+    const PointSet points = points_for(type);
+    const std::vector<double> u = random_field(block.node_count(), 2, rng);
+    const Results expected = cpu(Operation::physical_gradients, block, points, u, 2);
+    for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
+      cuda::LaunchOptions options;
+      options.kernel = kernel;
+      const Results got = gpu(Operation::physical_gradients, block, points, u, 2, options);
+      EXPECT_LE(relative_error(got.out, expected.out), 1e-12);
+      EXPECT_LE(relative_error(got.detj, expected.detj), 1e-12);
+      EXPECT_LT(got.detj[0], 0.0);  // element 0 is mirrored
+    }
+  }
+}
+
+// What the GPU must report: the smallest bad element, by index and by tag, with the same message as the
+// CPU gives; from both kernels.
+template <class Error>
+void expect_gpu_error(const test::RandomBlock& block, const BlockView& view, offset_t element, const std::string& words) {
+  const PointSet points = points_for(block.type);
+  const std::vector<double> u(std::size_t(block.node_count()), 1.0);
+  std::string cpu_message;
   try {
-    gpu(Operation::physical_gradients, block, points, u, 1);
-    FAIL() << "expected InvertedElementError";
-  } catch (const InvertedElementError& e) {
-    EXPECT_EQ(e.element(), 321);
-    EXPECT_LT(e.detj(), 0.0);
+    const Tabulation table = tabulate(block.type, points);
+    std::vector<double> out(output_size(Operation::physical_gradients, view, points.size(), 1));
+    interpolate_physical_gradients(view, table, block.coordinates.data(), block.node_count(), {u.data(), u.size(), 1},
+                                   {out.data(), out.size()}, {});
+    FAIL() << "the CPU accepted the block";
+  } catch (const Error& e) {
+    cpu_message = e.what();
+  }
+  for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
+    cuda::LaunchOptions options;
+    options.kernel = kernel;
+    try {
+      gpu(Operation::physical_gradients, block, points, u, 1, options, view);
+      ADD_FAILURE() << "no error from the GPU";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("element tag " + std::to_string(10 * element + 1)), std::string::npos) << message;
+      EXPECT_NE(message.find(words), std::string::npos) << message;
+      if constexpr (std::is_same_v<Error, DegenerateElementError>) EXPECT_EQ(e.element(), element);
+      // The same element and kind as the CPU (det J itself may differ in the last bits).
+      EXPECT_EQ(message.substr(0, message.find("det J")), cpu_message.substr(0, cpu_message.find("det J")));
+    }
+  }
+}
+
+TEST(GpuOrientation, TangledDegenerateAndOffPlaneElementsAreReportedByTag) {
+  FEINTERP_REQUIRE_GPU();
+  std::mt19937_64 rng(test::test_seed());
+  std::vector<std::size_t> tags(100000);
+  for (std::size_t e = 0; e < tags.size(); ++e) tags[e] = 10 * e + 1;
+  {
+    // Tangled: triangle p2 with the midpoint of edge 0-1 moved by 0.6 (x2 - x0): det J = (1 - 2.4 xi) det A,
+    // both signs among the points. Two such elements; the smaller is reported.
+    const ElementType type{Shape::triangle, 2};
+    test::RandomBlock block = random_block(type, 5000, rng, 0.0);
+    for (offset_t bad : {offset_t(4321), offset_t(1234)}) {
+      auto node = [&](int n) { return &block.coordinates[std::size_t(block.connectivity[std::size_t(bad * 6 + n)]) * 3]; };
+      for (int k = 0; k < 2; ++k) node(3)[k] += 0.6 * (node(2)[k] - node(0)[k]);
+    }
+    BlockView view = block.view();
+    view.element_tags = tags.data();
+    expect_gpu_error<DegenerateElementError>(block, view, 1234, "tangled");
+  }
+  {
+    // Degenerate surface element in 3D: element 777's three vertices on one line (measure 0).
+    const ElementType type{Shape::triangle, 1};
+    test::RandomBlock block = random_block(type, 2000, rng, 0.0, 3);
+    auto node = [&](int n) { return &block.coordinates[std::size_t(block.connectivity[std::size_t(777 * 3 + n)]) * 3]; };
+    for (int k = 0; k < 3; ++k) node(2)[k] = 2.0 * node(1)[k] - node(0)[k];
+    BlockView view = block.view();
+    view.element_tags = tags.data();
+    expect_gpu_error<DegenerateElementError>(block, view, 777, "degenerate");
+  }
+  {
+    // A node off the plane z = 0 in a planar block of lines: element 99's local node 1.
+    const ElementType type{Shape::line, 3};
+    test::RandomBlock block = random_block(type, 300, rng);
+    block.coordinates[std::size_t(block.connectivity[std::size_t(99 * 4 + 1)]) * 3 + 2] = 1e-3;
+    BlockView view = block.view();
+    view.element_tags = tags.data();
+    expect_gpu_error<std::invalid_argument>(block, view, 99, "space dimension is 2");
   }
 }
 
