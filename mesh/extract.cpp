@@ -164,12 +164,13 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
     gmsh::model::mesh::getElementTypes(codes, dim, entity);
     any |= !codes.empty();
   }
-  if (!any) throw MeshError(context + ": the file has no elements (expected 2D or 3D elements)");
-  if (top < 2)
-    throw MeshError(context + ": the file has only " + std::to_string(top) +
-                    "D elements (expected triangles, quadrilaterals, tetrahedra or hexahedra)");
+  if (!any) throw MeshError(context + ": the file has no elements (expected 1D, 2D or 3D elements)");
+  if (top < 1)
+    throw MeshError(context + ": the file has only points (expected lines, triangles, quadrilaterals, tetrahedra or "
+                              "hexahedra)");
   mesh.dimension = top;
-  const int lowest_kept = options.keep_lower_dimensional ? 2 : top;
+  // Points (dimension 0) never become blocks: they have no interior to interpolate in.
+  const int lowest_kept = options.keep_lower_dimensional ? 1 : top;
   std::map<int, Bucket> buckets;
   for (const auto& [dim, entity] : entities)
     if (dim >= lowest_kept) collect_entity(dim, entity, buckets);
@@ -187,9 +188,12 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
     std::string list;
     for (const TypeInfo& t : unsupported) list += (list.empty() ? "" : ", ") + describe(t);
     const std::string message = context + ": unsupported element types: " + list +
-                                " (expected complete Lagrange triangles, quadrilaterals, tetrahedra or hexahedra of order 1 to 3)";
-    if (!options.skip_unsupported) throw MeshError(message + "; load with skip_unsupported to drop them");
+                                " (expected complete Lagrange lines, triangles, quadrilaterals, tetrahedra or hexahedra of order 1 "
+                                "to 3)";
+    if (!options.skip_unsupported)
+      throw MeshError(message + "; load with skip_unsupported (the feinterp command: --skip-unsupported) to drop them");
     if (options.warn) options.warn(message + ": skipped");
+    for (const TypeInfo& t : unsupported) mesh.skipped_elements += offset_t(t.count);
   }
   if (kept.empty()) throw MeshError(context + ": no elements of a supported type are left (expected at least one block)");
   for (const auto& k : kept)
@@ -226,6 +230,14 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
     if (!std::isfinite(mesh.coordinates[i]))
       throw MeshError(context + ": node " + std::to_string(mesh.node_tags[i / 3]) + " has a non-finite coordinate (" +
                       std::to_string(mesh.coordinates[i]) + "); expected finite numbers");
+  // The space dimension: a mesh whose z is identically 0 is planar (2D), anything else lives in 3D (and a
+  // mesh of 3D elements in 3D whatever its z: flat tetrahedra are then refused as degenerate).
+  mesh.space_dimension = top == 3 ? 3 : 2;
+  for (std::size_t i = 2; i < mesh.coordinates.size(); i += 3)
+    if (mesh.coordinates[i] != 0.0) {
+      mesh.space_dimension = 3;
+      break;
+    }
   const NodeTagMap map(mesh.node_tags);
   if (map.duplicate_tag())
     throw MeshError(context + ": node tag " + std::to_string(map.duplicate_tag()) + " appears twice (expected unique tags)");
@@ -235,6 +247,7 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
     Bucket& bucket = buckets.at(code);
     ElementBlock block;
     block.type = type;
+    block.space_dimension = mesh.space_dimension;
     const std::size_t per = std::size_t(nodes_per_element(type));
     if (bucket.node_tags.size() != bucket.element_tags.size() * per)
       throw MeshError(context + ": Gmsh returned " + std::to_string(bucket.node_tags.size()) + " node tags for " +

@@ -71,9 +71,12 @@ Mesh generate_mesh(const GenerateOptions& options) {
     throw MeshError(context + ": target of " + std::to_string(options.target_elements) +
                     " elements (expected at least 1)");
   const int dim = dimension(type.shape);
-  const bool tensor = !is_simplex(type.shape);
-  const double refine_factor = dim == 2 ? 4.0 : 8.0;
-  const double split_factor = !tensor ? 1.0 : dim == 2 ? 3.0 : 4.0;  // triangle -> 3 quads, tet -> 4 hexes
+  if (options.domain == Domain::sphere && dim == 3)
+    throw MeshError(context + ": Domain::sphere is a surface (expected a line, triangle or quadrilateral)");
+  // Quadrilaterals and hexahedra are made by splitting triangles (into 3) and tetrahedra (into 4).
+  const bool split = type.shape == Shape::quadrilateral || type.shape == Shape::hexahedron;
+  const double refine_factor = double(1 << dim);  // children per element in a uniform refinement
+  const double split_factor = !split ? 1.0 : dim == 2 ? 3.0 : 4.0;
 
   // Coarse simplex count, and how many uniform refinements bring it to the target.
   double coarse = double(options.target_elements) / split_factor;
@@ -84,10 +87,16 @@ Mesh generate_mesh(const GenerateOptions& options) {
   }
   coarse = std::max(coarse, 1.0);
 
-  // Mesh size for `coarse` simplices: triangle area sqrt(3)/4 h^2; Gmsh's tetrahedra average about
-  // h^3 / 8.5 (measured on the unit cube). The calibration below corrects what these miss.
-  const double measure = options.domain == Domain::box ? 1.0 : dim == 2 ? M_PI : 4.0 * M_PI / 3.0;
-  const double per_element = dim == 2 ? std::sqrt(3.0) / 4.0 : 1.0 / 8.5;
+  // Mesh size for `coarse` simplices: a segment of length h; triangle area sqrt(3)/4 h^2; Gmsh's
+  // tetrahedra average about h^3 / 8.5 (measured on the unit cube). The calibration below corrects what
+  // these miss.
+  double measure = 1.0;
+  switch (options.domain) {
+    case Domain::box: measure = 1.0; break;
+    case Domain::ball: measure = dim == 1 ? 2.0 : dim == 2 ? M_PI : 4.0 * M_PI / 3.0; break;
+    case Domain::sphere: measure = dim == 1 ? 2.0 * M_PI : 4.0 * M_PI; break;
+  }
+  const double per_element = dim == 1 ? 1.0 : dim == 2 ? std::sqrt(3.0) / 4.0 : 1.0 / 8.5;
   double h = std::pow(measure / (coarse * per_element), 1.0 / dim);
   const double jitter = double(splitmix64(options.seed) >> 11) / double(1ull << 53);  // [0, 1)
   h *= 0.95 + 0.1 * jitter;
@@ -97,18 +106,24 @@ Mesh generate_mesh(const GenerateOptions& options) {
   Mesh mesh;
   gmsh_call(context, [&] {
     gmsh::model::add("feinterp-generate");
-    if (options.domain == Domain::box) {
-      if (dim == 2)
-        gmsh::model::occ::addRectangle(0, 0, 0, 1, 1);
-      else
-        gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
-    } else {
-      if (dim == 2)
-        gmsh::model::occ::addDisk(0, 0, 0, 1, 1);
-      else
-        gmsh::model::occ::addSphere(0, 0, 0, 1);
+    using namespace gmsh::model;
+    switch (options.domain) {
+      case Domain::box:
+        if (dim == 1) occ::addLine(occ::addPoint(0, 0, 0), occ::addPoint(1, 0, 0));
+        if (dim == 2) occ::addRectangle(0, 0, 0, 1, 1);
+        if (dim == 3) occ::addBox(0, 0, 0, 1, 1, 1);
+        break;
+      case Domain::ball:
+        if (dim == 1) occ::addLine(occ::addPoint(-1, 0, 0), occ::addPoint(1, 0, 0));
+        if (dim == 2) occ::addDisk(0, 0, 0, 1, 1);
+        if (dim == 3) occ::addSphere(0, 0, 0, 1);
+        break;
+      case Domain::sphere:
+        if (dim == 1) occ::addCircle(0, 0, 0, 1);
+        if (dim == 2) occ::addSphere(0, 0, 0, 1);  // meshed up to dimension 2: its surface only
+        break;
     }
-    gmsh::model::occ::synchronize();
+    occ::synchronize();
 
     // Every option the result depends on is set here (options persist in Gmsh's globals).
     set("General.NumThreads", 1);            // deterministic meshing...
@@ -153,7 +168,7 @@ Mesh generate_mesh(const GenerateOptions& options) {
       h *= std::pow(got / coarse, 1.0 / dim);
     }
     if (h != best_h) mesh_coarse(best_h);
-    if (tensor) {
+    if (split) {
       // Split every simplex into quads/hexes. refine() honours Mesh.SubdivisionAlgorithm: with 1 it
       // splits each triangle into 3 quads, with 2 each tetrahedron into 4 hexes; the later refine()
       // calls split quads/hexes into 4/8 (measured: 26 triangles -> 78 quads, 24 tets -> 96 hexes).

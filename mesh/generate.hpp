@@ -1,9 +1,10 @@
-// Mesh generation for tests, benchmarks and the demo: a target number of elements of any of the 12
-// supported types, on a square/disk (2D) or cube/ball (3D), reproducible from a seed.
+// Mesh generation for tests, benchmarks and the demo: a target number of elements of any of the 15
+// supported types, on a segment/circle (lines), a square/disk/sphere surface (triangles and
+// quadrilaterals) or a cube/ball (3D), reproducible from a seed.
 //
 // How a large mesh is made fast (Gmsh's 2D unstructured mesher does ~20k triangles/s on one core):
 // a coarse unstructured mesh of at most ~25k elements is generated, then uniformly refined k times
-// (x4 elements per step in 2D, x8 in 3D) by feinterp itself (detail/refine.hpp: Gmsh 4.8.4's refine
+// (x2 elements per step for lines, x4 in 2D, x8 in 3D) by feinterp itself (detail/refine.hpp: Gmsh 4.8.4's refine
 // took 5 s for the last 250k -> 1M triangle step), then raised to order p with Gmsh's setOrder. A
 // refined mesh is straight-sided: on the ball, its boundary is the coarse mesh's polyhedron, and
 // high-order nodes lie on straight edges; an unrefined one (target <= ~25k, or 100k quads/hexes) has
@@ -22,8 +23,12 @@
 namespace feinterp {
 
 enum class Domain {
-  box,   ///< unit square [0,1]^2 / unit cube [0,1]^3: straight-sided elements (affine simplices)
-  ball,  ///< unit disk / unit ball centred at 0: curved boundary elements for p >= 2
+  box,     ///< [0,1] on the x axis / unit square [0,1]^2 / unit cube [0,1]^3: straight-sided elements
+           ///< (affine simplices)
+  ball,    ///< [-1,1] on the x axis / unit disk / unit ball centred at 0: curved boundary elements for p >= 2
+  sphere,  ///< lines: the unit circle in the plane z = 0; triangles and quadrilaterals: the surface of the
+           ///< unit sphere, in 3D (space dimension 3). Curved elements for p >= 2 (nodes on the circle or
+           ///< sphere when unrefined). Not for tetrahedra and hexahedra.
 };
 
 struct GenerateOptions {
@@ -38,7 +43,7 @@ struct GenerateOptions {
   Domain domain = Domain::box;
 };
 
-/// Throws MeshError for a target below 1 or an invalid type.
+/// Throws MeshError for a target below 1, an invalid type, or Domain::sphere with a 3D element.
 Mesh generate_mesh(const GenerateOptions& options);
 
 }  // namespace feinterp

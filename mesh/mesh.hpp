@@ -5,6 +5,10 @@
 //   node_tags     node_tags[node] = the node's tag in the file (tags may be sparse or unordered)
 //   blocks        one ElementBlock per element type (a tri+quad mesh has two)
 //   fields        the $NodeData views of the file, aligned with contiguous node indices
+//
+// Two dimensions (fem/block.hpp): each block's element has its reference dimension d (1 to 3), and
+// the mesh has one space dimension s for all its blocks: 2 when every node has z = 0, else 3. A
+// surface mesh of a 3D body has d = 2 and s = 3; a planar curve d = 1 and s = 2.
 #pragma once
 
 #include <cstddef>
@@ -21,12 +25,17 @@ namespace feinterp {
 
 struct ElementBlock {
   ElementType type;
+  int space_dimension = 0;                ///< s of the mesh (2 or 3); 0: the default for the type
   std::vector<node_index> connectivity;   ///< element e, local node n at [e*nodes_per_element + n], Gmsh order
   std::vector<std::size_t> element_tags;  ///< the elements' tags in the file
   std::vector<int> physical_tags;         ///< per element: first physical group of its entity, 0 if none
 
   offset_t element_count() const { return offset_t(element_tags.size()); }
-  BlockView view() const { return {type, connectivity.data(), element_count()}; }
+  /// The view the library works on; it carries the tags, so errors name the file's element tags.
+  BlockView view() const {
+    return {type, connectivity.data(), element_count(), space_dimension,
+            element_tags.empty() ? nullptr : element_tags.data()};
+  }
 };
 
 /// A nodal field: values[node*components + c], node in contiguous order.
@@ -44,12 +53,14 @@ struct PhysicalGroup {
 };
 
 struct Mesh {
-  int dimension = 0;                      ///< the top dimension of the file's elements: 2 or 3
+  int dimension = 0;                      ///< the top reference dimension of the file's elements: 1, 2 or 3
+  int space_dimension = 0;                ///< 2 when every node has z = 0, else 3 (every block carries it too)
   std::vector<double> coordinates;        ///< x[node*3 + k]
   std::vector<std::size_t> node_tags;     ///< node_tags[i] = tag of contiguous node i
   std::vector<ElementBlock> blocks;       ///< one per element type; top dimension first
   std::vector<NodalField> fields;         ///< $NodeData views found in the file (step 0 of each)
   std::vector<PhysicalGroup> physical_groups;  ///< groups of the dimensions that have blocks
+  offset_t skipped_elements = 0;          ///< elements of unsupported types dropped (LoadOptions::skip_unsupported)
 
   offset_t node_count() const { return offset_t(node_tags.size()); }
   offset_t element_count() const {
@@ -60,12 +71,12 @@ struct Mesh {
 };
 
 struct LoadOptions {
-  /// Also make blocks of the 2D elements (triangles, quadrilaterals) of a 3D mesh. Points and lines
-  /// never become blocks: no supported element type has them.
+  /// Also make blocks of the lower-dimensional elements: the boundary faces (triangles,
+  /// quadrilaterals) of a 3D mesh and the curves (lines) of a 2D or 3D mesh. Points never become blocks.
   bool keep_lower_dimensional = false;
   /// Drop elements of unsupported types (prisms, pyramids, serendipity quad8/hex20, orders > 3) with a
-  /// warning through `warn` instead of throwing. A mix of orders among the supported types is always an
-  /// error: which order to keep is the caller's decision.
+  /// warning through `warn` instead of throwing. A mix of orders among the supported types is
+  /// always an error: which order to keep is the caller's decision.
   bool skip_unsupported = false;
   /// Read the file's $NodeData views into Mesh::fields (an incomplete view is an error).
   bool read_fields = true;

@@ -46,15 +46,15 @@ class NewNodes {
   std::unordered_map<std::array<node_index, 4>, node_index, KeyHash> map_;
 };
 
-double signed_measure(const Mesh& mesh, const node_index* v, int dim) {
+// Six times the signed volume of the tetrahedron v[0..3].
+double signed_volume(const Mesh& mesh, const node_index* v) {
   auto x = [&](int i, int k) { return mesh.coordinates[std::size_t(v[i]) * 3 + std::size_t(k)]; };
   double a[3], b[3], c[3];
   for (int k = 0; k < 3; ++k) {
     a[k] = x(1, k) - x(0, k);
     b[k] = x(2, k) - x(0, k);
-    c[k] = dim == 3 ? x(3, k) - x(0, k) : 0.0;
+    c[k] = x(3, k) - x(0, k);
   }
-  if (dim == 2) return a[0] * b[1] - a[1] * b[0];
   return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
@@ -63,7 +63,7 @@ void refine_block(Mesh& mesh, ElementBlock& block, NewNodes& nodes) {
   const int n = nodes_per_element(type);
   const offset_t E = block.element_count();
   const int dim = dimension(type.shape);
-  const int children = dim == 2 ? 4 : 8;
+  const int children = 1 << dim;
   std::vector<node_index> out;
   out.reserve(std::size_t(E) * std::size_t(children) * std::size_t(n));
   std::vector<int> physical;
@@ -72,14 +72,24 @@ void refine_block(Mesh& mesh, ElementBlock& block, NewNodes& nodes) {
     const node_index* v = &block.connectivity[std::size_t(e) * std::size_t(n)];
     const int tag = block.physical_tags.empty() ? 0 : block.physical_tags[std::size_t(e)];
     auto edge = [&](int a, int b) { return nodes.at({v[a], v[b], 0, 0}, 2); };
-    const bool parent_negative = is_simplex(type.shape) && signed_measure(mesh, v, dim) < 0;
+    // Lines and triangles: the children below keep the parent's orientation by construction (each is the
+    // parent scaled by 1/2, the middle triangle also rotated by 180 degrees), in the plane or on a
+    // surface in 3D. Tetrahedra: the octahedron's four are checked by their volume.
+    const bool check = type.shape == Shape::tetrahedron;
+    const bool parent_negative = check && signed_volume(mesh, v) < 0;
     auto emit = [&](std::initializer_list<node_index> child) {
       const std::size_t start = out.size();
       out.insert(out.end(), child.begin(), child.end());
-      if ((signed_measure(mesh, &out[start], dim) < 0) != parent_negative) std::swap(out[start], out[start + 1]);
+      if (check && (signed_volume(mesh, &out[start]) < 0) != parent_negative) std::swap(out[start], out[start + 1]);
       physical.push_back(tag);
     };
     switch (type.shape) {
+      case Shape::line: {
+        const node_index m01 = edge(0, 1);
+        emit({v[0], m01});
+        emit({m01, v[1]});
+        break;
+      }
       case Shape::triangle: {
         const node_index m01 = edge(0, 1), m12 = edge(1, 2), m02 = edge(0, 2);
         emit({v[0], m01, m02});

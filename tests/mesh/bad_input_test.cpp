@@ -153,8 +153,8 @@ TEST(BadInput, ValidFileWithNoElements) {
   expect_load_error(dir / "nodes_only.msh", {"no elements"});
   test::write_file(dir / "zero_elements.msh", msh22(test::square_nodes(), "0\n"));
   expect_load_error(dir / "zero_elements.msh", {"no elements"});
-  test::write_file(dir / "lines_only.msh", msh22(test::square_nodes(), "1\n1 1 2 0 1 1 2\n"));
-  expect_load_error(dir / "lines_only.msh", {"1D"});
+  test::write_file(dir / "points_only.msh", msh22(test::square_nodes(), "1\n1 15 2 0 1 1\n"));
+  expect_load_error(dir / "points_only.msh", {"only points", "expected lines"});
   expect_good_load(dir);
 }
 

@@ -7,6 +7,7 @@
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/mesh/gmsh_session.hpp>
 #include <feinterp/mesh/mesh.hpp>
+#include <cmath>
 #include <map>
 
 #include "mesh_test_util.hpp"
@@ -73,13 +74,18 @@ void transfinite_hexahedra(int volume) {
   gmsh::model::mesh::setTransfiniteVolume(volume);
 }
 
-// A small mesh of one type, made with the SDK independently of feinterp's generator: Blossom
-// recombination for quads, a transfinite box for hexes. Physical group 7 on the domain.
+// A small mesh of one type, made with the SDK independently of feinterp's generator: a circular arc
+// for lines, Blossom recombination for quads, a transfinite box for hexes. Physical group 7 on the
+// domain.
 Reference make_single_type(ElementType type) {
   const int dim = dimension(type.shape);
   gmsh::model::add("single");
-  set_common_options(dim == 2 ? 0.3 : 0.5);
-  if (dim == 2) {
+  set_common_options(dim == 3 ? 0.5 : 0.3);
+  if (dim == 1) {
+    const int c = gmsh::model::occ::addCircle(0, 0, 0, 1, -1, 0, M_PI / 2);
+    gmsh::model::occ::synchronize();
+    gmsh::model::addPhysicalGroup(1, {c}, 7);
+  } else if (dim == 2) {
     const int s = gmsh::model::occ::addRectangle(0, 0, 0, 1, 1);
     gmsh::model::occ::synchronize();
     if (type.shape == Shape::quadrilateral) gmsh::model::mesh::setRecombine(2, s);
@@ -134,7 +140,9 @@ TEST_P(LoadFormats, AllFourVariantsMatchGmsh) {
   for (const Variant& v : variants) {
     const Mesh mesh = load_msh(dir / (std::string("mesh_") + v.name + ".msh"));
     EXPECT_EQ(mesh.dimension, dimension(type.shape));
+    EXPECT_EQ(mesh.space_dimension, dimension(type.shape) == 3 ? 3 : 2);  // the arc and square lie in z = 0
     ASSERT_EQ(mesh.blocks.size(), 1u);
+    EXPECT_EQ(mesh.blocks[0].space_dimension, mesh.space_dimension);
     EXPECT_EQ(mesh.blocks[0].type, type);
     expect_matches(mesh, ref, to_string(type) + " " + v.name, v.version > 4);
     for (int p : mesh.blocks[0].physical_tags) ASSERT_EQ(p, 7);
@@ -223,10 +231,14 @@ TEST(LoadOptionsTest, LowerDimensionalBlocksOnlyWhenAsked) {
   LoadOptions options;
   options.keep_lower_dimensional = true;
   const Mesh all = load_msh(dir / "cube.msh", options);
-  ASSERT_EQ(all.blocks.size(), 2u);
+  // The volume, its boundary faces and its edges (points never become blocks), all in 3D space.
+  ASSERT_EQ(all.blocks.size(), 3u);
   EXPECT_EQ(all.blocks[0].type.shape, Shape::tetrahedron);
   EXPECT_EQ(all.blocks[1].type.shape, Shape::triangle);
+  EXPECT_EQ(all.blocks[2].type.shape, Shape::line);
   EXPECT_EQ(all.dimension, 3);
+  EXPECT_EQ(all.space_dimension, 3);
+  for (const ElementBlock& b : all.blocks) EXPECT_EQ(space_dimension(b.view()), 3);
 }
 
 }  // namespace
