@@ -18,15 +18,22 @@ struct ColumnRange {
   /// Adds the rows of `data` (data.size() / columns of them). A NaN makes both ends NaN: it must show.
   void add(const std::vector<double>& data) {
     const std::size_t columns = min.size();
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      const std::size_t c = i % columns;
-      const double x = data[i];
-      if (std::isnan(x)) {
-        min[c] = max[c] = x;
-      } else if (!std::isnan(min[c])) {
-        if (x < min[c]) min[c] = x;
-        if (x > max[c]) max[c] = x;
-      }
+    for (std::size_t i = 0; i < data.size(); ++i) add(i % columns, data[i]);
+  }
+
+  /// Adds rows of `row_columns.size()` numbers whose j-th goes to column row_columns[j] (a block whose
+  /// rows are narrower than the table: the reference gradients of a lower-dimensional block).
+  void add(const std::vector<double>& data, const std::vector<std::size_t>& row_columns) {
+    for (std::size_t i = 0; i < data.size(); ++i) add(row_columns[i % row_columns.size()], data[i]);
+  }
+
+ private:
+  void add(std::size_t c, double x) {
+    if (std::isnan(x)) {
+      min[c] = max[c] = x;
+    } else if (!std::isnan(min[c])) {
+      if (x < min[c]) min[c] = x;
+      if (x > max[c]) max[c] = x;
     }
   }
 };

@@ -13,10 +13,10 @@ class App;
 namespace feinterp::app {
 
 struct DemoOptions {
-  std::vector<std::string> shapes{"triangle", "quadrilateral", "tetrahedron", "hexahedron"};
+  std::vector<std::string> shapes{"line", "triangle", "quadrilateral", "tetrahedron", "hexahedron"};
   std::vector<int> orders{1, 2, 3};
   int components = 1;
-  long long size = 5000;  // 12 meshes in ~6 s on 2 busy cores, ~4 s of it Gmsh (20000: 19 s, 10000: 7.5 s)
+  long long size = 5000;  // 15 meshes in ~6 s on 2 busy cores, ~4 s of it Gmsh (20000: 19 s, 10000: 7.5 s)
   int quadrature = -1;  ///< -1: degree 2p
   std::string device = "auto";
   unsigned seed = 1;
@@ -36,6 +36,8 @@ struct InterpolateOptions {
   bool values = false, reference_gradients = false, physical_gradients = false;
   std::string device = "auto";
   std::string output, csv;
+  bool all_dimensions = false;    ///< also the lower-dimensional blocks (boundary faces, curves)
+  bool skip_unsupported = false;  ///< drop elements of unsupported types instead of failing
   bool json = false;
 };
 void add_interpolate_options(CLI::App& command, InterpolateOptions& options);

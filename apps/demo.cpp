@@ -1,10 +1,12 @@
-// feinterp demo: for each selected element type, a Gmsh mesh of the unit square/cube
-// (generate_mesh, Domain::box), a random polynomial field of total degree p (polynomial.hpp says why
-// every interpolation of it is exact up to round-off on these meshes), and the three operations on
-// the chosen device, each checked against the polynomial at the physical points x(xi_q):
+// feinterp demo: for each selected element type, a Gmsh mesh of the unit segment/square/cube
+// (generate_mesh, Domain::box), a random polynomial field of total degree p in the s coordinates of
+// the mesh's space (polynomial.hpp says why every interpolation of it is exact up to round-off on
+// these meshes), and the three operations on the chosen device, each checked against the polynomial at
+// the physical points x(xi_q):
 //   values               u_c(x(xi_q))
 //   reference gradients  du_c/dxi_d = sum_k du_c/dx_k (x(xi_q)) dx_k/dxi_d, with dx/dxi of the mesh
-//   physical gradients   du_c/dx_k (x(xi_q))
+//   physical gradients   du_c/dx_k (x(xi_q)) when d = s; for a line (d = 1 < s = 2) the tangential
+//                        gradient t (t . grad u_c), t the unit tangent dx/dxi / |dx/dxi|
 // x(xi_q) and dx/dxi come from interpolating the node coordinates on the CPU: they depend on the mesh
 // only, not on the field or the device under test.
 #include <CLI/CLI.hpp>
@@ -33,7 +35,9 @@
 namespace feinterp::app {
 
 void add_demo_options(CLI::App& command, DemoOptions& o) {
-  command.add_option("--element", o.shapes, "element shapes: triangle quadrilateral tetrahedron hexahedron (or tri quad tet hex); default all")
+  command.add_option("--element", o.shapes,
+                     "element shapes: line triangle quadrilateral tetrahedron hexahedron (or tri quad tet hex); "
+                     "default all")
       ->delimiter(',');
   command.add_option("--order", o.orders, "element orders 1 2 3; default all")->delimiter(',')->check(CLI::Range(1, 3));
   command.add_option("--components", o.components, "field components C (1 to 9)")->capture_default_str()->check(CLI::Range(1, int(max_components)));
@@ -87,7 +91,8 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   r.nodes = nodes;
   r.points = Q;
 
-  const Polynomial polynomial(p, D, C, o.seed * 7919u + unsigned(gmsh_type_code(type)));
+  const int S = space_dimension(block);
+  const Polynomial polynomial(p, S, C, o.seed * 7919u + unsigned(gmsh_type_code(type)));
   std::vector<double> field(std::size_t(nodes) * std::size_t(C));
   for (offset_t n = 0; n < nodes; ++n) polynomial.evaluate(&mesh.coordinates[std::size_t(3 * n)], &field[std::size_t(n * C)], nullptr);
 
@@ -98,17 +103,27 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   interpolate_values(block, table, nodes, coordinates, {x.data(), x.size()});
   interpolate_reference_gradients(block, table, nodes, coordinates, {dx.data(), dx.size()});
   const std::size_t EQ = std::size_t(E) * std::size_t(Q);
-  std::vector<double> exact_values(EQ * std::size_t(C)), exact_physical(EQ * std::size_t(C * D)),
+  std::vector<double> exact_values(EQ * std::size_t(C)), exact_physical(EQ * std::size_t(C * S)),
       exact_reference(EQ * std::size_t(C * D));
+  std::vector<double> g(std::size_t(C * S));
   for (std::size_t k = 0; k < EQ; ++k) {
-    double* g = &exact_physical[k * std::size_t(C * D)];
-    polynomial.evaluate(&x[3 * k], &exact_values[k * std::size_t(C)], g);
-    for (int c = 0; c < C; ++c)
+    polynomial.evaluate(&x[3 * k], &exact_values[k * std::size_t(C)], g.data());
+    auto jacobian = [&](int i, int d) { return dx[(k * 3 + std::size_t(i)) * std::size_t(D) + std::size_t(d)]; };
+    for (int c = 0; c < C; ++c) {
       for (int d = 0; d < D; ++d) {
         double sum = 0;
-        for (int j = 0; j < D; ++j) sum += g[c * D + j] * dx[(k * 3 + std::size_t(j)) * std::size_t(D) + std::size_t(d)];
+        for (int i = 0; i < S; ++i) sum += g[std::size_t(c * S + i)] * jacobian(i, d);
         exact_reference[k * std::size_t(C * D) + std::size_t(c * D + d)] = sum;
       }
+      double* physical = &exact_physical[k * std::size_t(C * S) + std::size_t(c * S)];
+      if (D == S) {
+        for (int i = 0; i < S; ++i) physical[i] = g[std::size_t(c * S + i)];
+      } else {  // a line: t (t . grad u), t = dx/dxi / |dx/dxi|
+        double length2 = 0, along = 0;
+        for (int i = 0; i < S; ++i) length2 += jacobian(i, 0) * jacobian(i, 0), along += jacobian(i, 0) * g[std::size_t(c * S + i)];
+        for (int i = 0; i < S; ++i) physical[i] = jacobian(i, 0) * along / length2;
+      }
+    }
   }
 
   Interpolator interpolator(device, mesh.coordinates, {field.data(), field.size(), C});
@@ -118,7 +133,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   std::vector<double> out;
   for (int i = 0; i < 3; ++i) {
     r.ops[i].seconds = interpolator.run(operations[i], out, nullptr, o.repeats);
-    r.ops[i].bytes = minimal_bytes(operations[i], E, nodes_per_element(type), nodes, Q, C, D);
+    r.ops[i].bytes = minimal_bytes(operations[i], E, nodes_per_element(type), nodes, Q, C, D, S);
     r.ops[i].error = max_relative_difference(out, *exact[i]);
   }
   return r;

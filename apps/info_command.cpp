@@ -1,7 +1,9 @@
-// feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: dimension, nodes and their
-// bounding box, element blocks (type, order, count), physical groups, and $NodeData fields with the
-// range of each component. Elements of unsupported types are reported as warnings, not errors, so
-// that the command describes any file load_msh can open.
+// feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: the top reference dimension d
+// of its elements and its space dimension s, nodes and their bounding box, element blocks of every
+// dimension (type, order, d, count: a 3D mesh's boundary faces and a 2D mesh's curves included),
+// physical groups, and $NodeData fields with the range of each component. Elements of unsupported
+// types are reported as warnings, not errors, so that the command describes any file load_msh can
+// open.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -27,6 +29,7 @@ int run_info(const InfoOptions& o) {
   std::vector<std::string> warnings;
   LoadOptions load;
   load.skip_unsupported = true;
+  load.keep_lower_dimensional = true;
   load.warn = [&](const std::string& message) { warnings.push_back(message); };
   Stage loading("loading " + o.mesh);
   const Mesh mesh = load_msh(o.mesh, load);
@@ -49,11 +52,14 @@ int run_info(const InfoOptions& o) {
   if (o.json) {
     JsonWriter json(std::cout);
     json.begin_object().member("command", "info").member("mesh", o.mesh).member("dimension", mesh.dimension);
+    json.member("space_dimension", mesh.space_dimension);
     json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
+    json.member("skipped_elements", (long long)mesh.skipped_elements);
     json.key("bounding_box").begin_object().member("min", box.min).member("max", box.max).end_object();
     json.key("blocks").begin_array();
     for (const ElementBlock& b : mesh.blocks) {
       json.begin_object().member("element", shape_name(b.type.shape)).member("order", b.type.order);
+      json.member("dimension", dimension(b.type.shape)).member("space_dimension", space_dimension(b.view()));
       json.member("gmsh_type", gmsh_type_code(b.type)).member("nodes_per_element", nodes_per_element(b.type));
       json.member("elements", (long long)b.element_count()).end_object();
     }
@@ -71,13 +77,17 @@ int run_info(const InfoOptions& o) {
     return 0;
   }
 
-  std::printf("%s: %dD mesh, %lld nodes, %lld elements (loaded in %.3f s)\n", o.mesh.c_str(), mesh.dimension,
-              (long long)mesh.node_count(), (long long)mesh.element_count(), load_s);
+  std::printf("%s: %dD elements in %dD space, %lld nodes, %lld elements (loaded in %.3f s)\n", o.mesh.c_str(),
+              mesh.dimension, mesh.space_dimension, (long long)mesh.node_count(), (long long)mesh.element_count(),
+              load_s);
+  if (mesh.skipped_elements)
+    std::printf("skipped %lld elements of unsupported types\n", (long long)mesh.skipped_elements);
   std::printf("bounding box: [%g, %g] x [%g, %g] x [%g, %g]\n", box.min[0], box.max[0], box.min[1], box.max[1],
               box.min[2], box.max[2]);
-  std::printf("\n%-15s %9s %6s %12s\n", "block", "gmsh type", "nodes", "elements");
+  std::printf("\n%-15s %3s %3s %9s %6s %12s\n", "block", "d", "s", "gmsh type", "nodes", "elements");
   for (const ElementBlock& b : mesh.blocks)
-    std::printf("%-15s %9d %6d %12lld\n", to_string(b.type).c_str(), gmsh_type_code(b.type), nodes_per_element(b.type),
+    std::printf("%-15s %3d %3d %9d %6d %12lld\n", to_string(b.type).c_str(), dimension(b.type.shape),
+                space_dimension(b.view()), gmsh_type_code(b.type), nodes_per_element(b.type),
                 (long long)b.element_count());
   std::printf("\nphysical groups: %s\n", mesh.physical_groups.empty() ? "none" : "");
   for (const PhysicalGroup& g : mesh.physical_groups)

@@ -4,7 +4,10 @@
 // summarised as min/max per column, optionally written as Gmsh views (--output) and CSV (--csv).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -49,6 +52,12 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   command.add_option("--output", o.output, "write the mesh, the field and the results as Gmsh views (MSH 4.1)");
   command.add_option("--csv", o.csv, "write one row per element and point: coordinates and results");
+  command.add_flag("--all-dimensions", o.all_dimensions,
+                   "also interpolate on the lower-dimensional blocks (the boundary faces of a 3D mesh, the curves of "
+                   "a 2D or 3D mesh); default: the blocks of the top dimension only");
+  command.add_flag("--skip-unsupported", o.skip_unsupported,
+                   "drop elements of unsupported types (prisms, pyramids, incomplete quad8/hex20, order > 3) and say "
+                   "how many, instead of failing");
   command.add_flag("--json", o.json, "print one JSON object instead of the summary");
 }
 
@@ -66,18 +75,51 @@ struct Summary {
 
 std::string plural(long long n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+std::string describe_dimensions(const Mesh& mesh) {
+  return std::to_string(mesh.dimension) + "D elements in " + std::to_string(mesh.space_dimension) + "D space";
+}
+
+// Elements whose det J is negative at every point: mirrored, valid (fem/orientation.hpp), counted.
+// Blocks whose element fills the space (d = s) only: there det J has a sign.
+long long mirrored_elements(const Mesh& mesh, const BlockResults& r) {
+  const ElementBlock& b = mesh.blocks[r.block];
+  if (r.detj.empty() || dimension(b.type.shape) != mesh.space_dimension) return 0;
+  const std::size_t Q = std::size_t(r.points.size());
+  long long n = 0;
+  for (std::size_t e = 0; e < std::size_t(b.element_count()); ++e) n += r.detj[e * Q] < 0;  // one sign per element
+  return n;
+}
+
+// The block's length, area or volume, sum_e sum_q w_q |det J(e, q)| (mirrored elements count
+// positively): a sanity check at a glance (the tilted unit disk: pi). NaN without det J or weights.
+double block_measure(const BlockResults& r) {
+  const std::size_t Q = std::size_t(r.points.size());
+  if (r.detj.empty() || r.points.weights.size() != Q) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  for (std::size_t k = 0; k < r.detj.size(); ++k) sum += r.points.weights[k % Q] * std::abs(r.detj[k]);
+  return sum;
+}
+
 void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
                  const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
-                 const std::vector<std::string>& files) {
-  std::printf("%s: %dD, %s, %s in %s\n", o.mesh.c_str(), mesh.dimension, plural(mesh.node_count(), "node").c_str(),
-              plural(mesh.element_count(), "element").c_str(), plural((long long)mesh.blocks.size(), "block").c_str());
+                 const std::vector<std::string>& files, long long skipped) {
+  std::printf("%s: %s, %s, %s in %s\n", o.mesh.c_str(), describe_dimensions(mesh).c_str(),
+              plural(mesh.node_count(), "node").c_str(), plural(mesh.element_count(), "element").c_str(),
+              plural((long long)mesh.blocks.size(), "block").c_str());
+  if (skipped) std::printf("skipped %s of unsupported types\n", plural(skipped, "element").c_str());
   std::printf("field '%s' (%s), on %s\n\n", field.name.c_str(), plural(field.components, "component").c_str(),
               describe(device).c_str());
-  std::printf("%-5s %-15s %10s %6s  %s\n", "block", "element", "elements", "points", "point set");
+  const bool physical = !results.empty() && !results[0].detj.empty();
+  std::printf("%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
+              physical ? "mirrored" : "", physical ? "measure" : "", "point set");
   for (const BlockResults& r : results) {
     const ElementBlock& b = mesh.blocks[r.block];
-    std::printf("%-5zu %-15s %10lld %6d  %s\n", r.block, to_string(b.type).c_str(), (long long)b.element_count(),
-                r.points.size(), r.points.name.c_str());
+    const std::string mirrored = physical ? std::to_string(mirrored_elements(mesh, r)) : "";
+    char measure[32] = "";
+    if (physical) std::snprintf(measure, sizeof measure, "%.17g", block_measure(r));
+    std::printf("%-5zu %-15s %3d %10lld %6d %10s %22s  %s\n", r.block, to_string(b.type).c_str(),
+                dimension(b.type.shape), (long long)b.element_count(), r.points.size(), mirrored.c_str(), measure,
+                r.points.name.c_str());
   }
   std::printf("\n%-20s %-12s %24s %24s\n", "output", "column", "min", "max");
   for (const Summary& s : summaries)
@@ -91,10 +133,12 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
 
 void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
-                const std::vector<std::string>& files) {
+                const std::vector<std::string>& files, long long skipped) {
   JsonWriter json(std::cout);
   json.begin_object().member("command", "interpolate").member("mesh", o.mesh).member("dimension", mesh.dimension);
+  json.member("space_dimension", mesh.space_dimension);
   json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
+  json.member("skipped_elements", skipped);
   json.key("field").begin_object().member("name", field.name).member("source", o.field.empty() ? "expression" : "file");
   json.member("components", field.components).end_object();
   json.member("device", device_name(device)).member("device_name", describe(device));
@@ -103,7 +147,13 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
   for (const BlockResults& r : results) {
     const ElementBlock& b = mesh.blocks[r.block];
     json.begin_object().member("block", (long long)r.block).member("element", shape_name(b.type.shape));
-    json.member("order", b.type.order).member("elements", (long long)b.element_count());
+    json.member("order", b.type.order).member("dimension", dimension(b.type.shape));
+    json.member("space_dimension", mesh.space_dimension).member("elements", (long long)b.element_count());
+    if (!r.detj.empty()) {
+      json.member("mirrored_elements", mirrored_elements(mesh, r));
+      const double measure = block_measure(r);
+      if (!std::isnan(measure)) json.member("measure", measure);
+    }
     json.member("points", r.points.size()).member("point_set", r.points.name).key("kernel_s").begin_object();
     for (int i = 0; i < 3; ++i)
       if (r.seconds[i] > 0) json.member(operation_name(operations[i]), r.seconds[i]);
@@ -138,8 +188,11 @@ int run_interpolate(const InterpolateOptions& o) {
   Stage loading("loading " + o.mesh);
   LoadOptions load;
   load.read_fields = !o.field.empty();
+  load.keep_lower_dimensional = o.all_dimensions;
+  load.skip_unsupported = o.skip_unsupported;
   load.warn = [](const std::string& message) { std::fprintf(stderr, "feinterp: warning: %s\n", message.c_str()); };
   const Mesh mesh = load_msh(o.mesh, load);
+  const long long skipped = mesh.skipped_elements;
   times.load = loading.finish();
 
   Stage evaluating("evaluating the field at " + std::to_string(mesh.node_count()) + " nodes");
@@ -157,7 +210,9 @@ int run_interpolate(const InterpolateOptions& o) {
   times.field = evaluating.finish();
 
   Stage computing("interpolating on " + std::string(device_name(device)));
-  const int C = field.components, D = mesh.dimension;
+  const int C = field.components, S = mesh.space_dimension;
+  int D = 1;  // the largest reference dimension among the blocks: the reference-gradient columns
+  for (const ElementBlock& block : mesh.blocks) D = std::max(D, dimension(block.type.shape));
   Interpolator interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C});
   std::vector<BlockResults> results;
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
@@ -188,9 +243,21 @@ int run_interpolate(const InterpolateOptions& o) {
   std::vector<Summary> summaries;
   for (int i = 0; i < 3; ++i) {
     if (!compute[i]) continue;
-    Summary s{operation_name(operations[i]), i == 0 ? value_columns(C) : gradient_columns(C, D, i == 2), ColumnRange()};
+    Summary s{operation_name(operations[i]),
+              i == 0 ? value_columns(C) : gradient_columns(C, i == 1 ? D : S, i == 2), ColumnRange()};
     s.range = ColumnRange(s.columns.size());
-    for (const BlockResults& r : results) s.range.add(i == 0 ? r.values : i == 1 ? r.reference_gradients : r.physical_gradients);
+    for (const BlockResults& r : results) {
+      if (i != 1) {
+        s.range.add(i == 0 ? r.values : r.physical_gradients);
+        continue;
+      }
+      // Reference gradients: d directions per component in this block, D columns per component.
+      const int d = dimension(mesh.blocks[r.block].type.shape);
+      std::vector<std::size_t> columns;
+      for (int c = 0; c < C; ++c)
+        for (int j = 0; j < d; ++j) columns.push_back(std::size_t(c * D + j));
+      s.range.add(r.reference_gradients, columns);
+    }
     summaries.push_back(std::move(s));
   }
   if (compute[2]) {
@@ -210,7 +277,10 @@ int run_interpolate(const InterpolateOptions& o) {
         for (int i = 0; i < 3; ++i)
           if (compute[i])
             views.push_back({field.name + " " + labels[i] + (mesh.blocks.size() > 1 ? " (block " + std::to_string(r.block) + ")" : ""),
-                             r.block, r.points, C, i == 0 ? 0 : D, data[i]->data(), data[i]->size()});
+                             r.block, r.points, C,
+                             result_directions(operations[i], dimension(mesh.blocks[r.block].type.shape), S) *
+                                 (i == 0 ? 0 : 1),
+                             data[i]->data(), data[i]->size()});
       }
       write_msh(o.output, mesh, {field}, views);
       files.push_back(o.output);
@@ -223,9 +293,9 @@ int run_interpolate(const InterpolateOptions& o) {
   }
 
   if (o.json)
-    print_json(o, mesh, field, device, results, summaries, times, files);
+    print_json(o, mesh, field, device, results, summaries, times, files, skipped);
   else
-    print_table(o, mesh, field, device, results, summaries, times, files);
+    print_table(o, mesh, field, device, results, summaries, times, files, skipped);
   return 0;
 }
 

@@ -122,7 +122,7 @@ double Interpolator::run(Operation op, std::vector<double>& out, std::vector<dou
   if (cpu_) {
     const Cpu& c = *cpu_;
     const offset_t nodes = offset_t(c.coordinates->size() / 3);
-    out.assign(output_size(op, c.block.element_count, c.table.points, c.field.components, c.table.dimension), 0.0);
+    out.assign(output_size(op, c.block, c.table.points, c.field.components), 0.0);
     if (detj) detj->assign(std::size_t(c.block.element_count * c.table.points), 0.0);
     const OutputView o{out.data(), out.size()};
     const OutputView dj = detj ? OutputView{detj->data(), detj->size()} : OutputView{};
@@ -141,7 +141,7 @@ double Interpolator::run(Operation op, std::vector<double>& out, std::vector<dou
 #if FEINTERP_HAS_CUDA
   Gpu& g = *gpu_;
   const BlockView& block = g.block->view();
-  const std::size_t size = output_size(op, block.element_count, g.points, g.components, dimension(block.type.shape));
+  const std::size_t size = output_size(op, block, g.points, g.components);
   const std::size_t points = std::size_t(block.element_count) * std::size_t(g.points);
   auto start = std::chrono::steady_clock::now();
   cuda::DeviceBuffer<double> device_out(size), device_detj(detj ? points : 0);

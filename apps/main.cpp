@@ -1,6 +1,6 @@
 // feinterp: interpolate finite-element fields at quadrature points, on the GPU or the CPU.
 //
-//   feinterp [demo]            polynomial fields on generated meshes of the 12 element types, checked
+//   feinterp [demo]            polynomial fields on generated meshes of the 15 element types, checked
 //   feinterp interpolate M.msh a file's field or a formula, values and gradients, to MSH/CSV
 //   feinterp info M.msh        what a mesh file holds
 //
@@ -30,7 +30,7 @@ int run(int argc, char** argv) {
   DemoOptions demo;
   InterpolateOptions interpolate;
   InfoOptions info;
-  CLI::App* demo_command = app.add_subcommand("demo", "interpolate polynomial fields on generated meshes of the 12 "
+  CLI::App* demo_command = app.add_subcommand("demo", "interpolate polynomial fields on generated meshes of the 15 "
                                                       "element types and check them against the exact values");
   add_demo_options(*demo_command, demo);
   CLI::App* interpolate_command =

@@ -1,8 +1,8 @@
 // The demo's field: C components, each a full polynomial of total degree p in the D coordinates with
 // random coefficients in [-1, 1], and its exact gradient.
 //
-// Why total degree p is an honest test on every mesh generate_mesh makes (Domain::box): simplices are
-// affine, so u o x is again of total degree p and lies in P_p; quadrilaterals and hexahedra are
+// Why total degree p is an honest test on every mesh generate_mesh makes (Domain::box): simplices and
+// the lines of the unit segment are affine, so u o x is again of total degree p and lies in P_p; quadrilaterals and hexahedra are
 // bilinear/trilinear (a triangle split into 3 quadrilaterals is not a parallelogram), so x(xi) is in
 // Q_1 and each monomial of degree k <= p becomes a product of k Q_1 functions, in Q_k, inside Q_p.
 // Either way the nodal interpolant equals u o x exactly, hence so do its values and, through the chain

@@ -1,5 +1,6 @@
 #include "results_csv.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace feinterp::app {
@@ -25,7 +26,12 @@ std::vector<std::string> gradient_columns(int components, int dimension, bool ph
 }
 
 std::string results_csv(const Mesh& mesh, const std::vector<BlockResults>& results, int C) {
-  const int D = mesh.dimension;
+  // Reference gradients have the reference dimension d of each block's element: the columns are those
+  // of the largest d, and a lower-dimensional block leaves its missing directions empty. Physical
+  // gradients have the mesh's space dimension s in every block.
+  int D = 1;
+  for (const BlockResults& r : results) D = std::max(D, dimension(mesh.blocks[r.block].type.shape));
+  const int S = mesh.space_dimension;
   std::string csv = "block,element,point,x,y,z";
   const bool values = !results.empty() && !results[0].values.empty();
   const bool reference = !results.empty() && !results[0].reference_gradients.empty();
@@ -35,7 +41,7 @@ std::string results_csv(const Mesh& mesh, const std::vector<BlockResults>& resul
   };
   if (values) add_names(value_columns(C));
   if (reference) add_names(gradient_columns(C, D, false));
-  if (physical) add_names(gradient_columns(C, D, true));
+  if (physical) add_names(gradient_columns(C, S, true));
   if (physical) csv += ",detj";
   csv += '\n';
 
@@ -46,7 +52,8 @@ std::string results_csv(const Mesh& mesh, const std::vector<BlockResults>& resul
   };
   for (const BlockResults& r : results) {
     const ElementBlock& block = mesh.blocks[r.block];
-    const std::size_t Q = std::size_t(r.points.size()), CD = std::size_t(C * D);
+    const std::size_t Q = std::size_t(r.points.size()), d = std::size_t(dimension(block.type.shape));
+    const std::size_t Cd = std::size_t(C) * d, CS = std::size_t(C * S);
     for (std::size_t e = 0; e < std::size_t(block.element_count()); ++e)
       for (std::size_t q = 0; q < Q; ++q) {
         const std::size_t k = e * Q + q;
@@ -55,9 +62,14 @@ std::string results_csv(const Mesh& mesh, const std::vector<BlockResults>& resul
         if (values)
           for (std::size_t i = 0; i < std::size_t(C); ++i) add(r.values[k * std::size_t(C) + i]);
         if (reference)
-          for (std::size_t i = 0; i < CD; ++i) add(r.reference_gradients[k * CD + i]);
+          for (std::size_t c = 0; c < std::size_t(C); ++c)
+            for (std::size_t j = 0; j < std::size_t(D); ++j)
+              if (j < d)
+                add(r.reference_gradients[k * Cd + c * d + j]);
+              else
+                csv += ',';
         if (physical) {
-          for (std::size_t i = 0; i < CD; ++i) add(r.physical_gradients[k * CD + i]);
+          for (std::size_t i = 0; i < CS; ++i) add(r.physical_gradients[k * CS + i]);
           add(r.detj[k]);
         }
         csv += '\n';

@@ -4,6 +4,8 @@
 //   block,element,point,x,y,z,u0,...,du0/dxi,...,du0/dx,...,detj
 //
 // `element` is the element's tag in the mesh file; columns of quantities not computed are absent.
+// Reference gradients have as many directions as the largest reference dimension among the blocks (a
+// lower-dimensional block leaves the others empty); physical gradients have the mesh's space dimension.
 #pragma once
 
 #include <string>

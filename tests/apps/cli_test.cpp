@@ -205,9 +205,12 @@ TEST(Cli, InfoReportsTheFile) {
   const Result run = run_feinterp({"info", dir / "mesh.msh", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_numbers(run.out, "dimension")[0], 3);
+  EXPECT_EQ(json_numbers(run.out, "space_dimension")[0], 3);
   EXPECT_EQ(json_numbers(run.out, "nodes")[0], double(mesh.node_count()));
   EXPECT_EQ(json_numbers(run.out, "elements", "\"blocks\"")[0], double(mesh.element_count()));
-  EXPECT_NE(run.out.find("\"element\":\"tetrahedron\",\"order\":2,\"gmsh_type\":11"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"element\":\"tetrahedron\",\"order\":2,\"dimension\":3,\"space_dimension\":3,\"gmsh_type\":11"),
+            std::string::npos)
+      << run.out;
   EXPECT_NE(run.out.find("\"name\":\"linear\",\"components\":1"), std::string::npos) << run.out;
   const std::vector<double> box_min = json_numbers(run.out, "min", "bounding_box"),
                             box_max = json_numbers(run.out, "max", "bounding_box");

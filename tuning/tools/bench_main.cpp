@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
             throw std::runtime_error("packed and baseline kernels disagree for " + to_string(type) + ", C = " +
                                      std::to_string(C) + ": relative difference " + std::to_string(difference));
           Row row{type, C, op, mesh.element_count(), mesh.node_count(), points.size(),
-                  cuda::packed_launch_config(type, op, points.size(), C, 0, device).elements_per_block,
+                  cuda::packed_launch_config(type, op, points.size(), C, space_dimension(mesh.block()), 0, device)
+                      .elements_per_block,
                   bench.rotations(), bench.minimal_bytes(), 0, 0};
           row.baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
           row.packed_ms = bench.time(packed, warmup, repeats).median_ms;

@@ -10,8 +10,9 @@ namespace feinterp::tuning {
 
 BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) : spec_(spec) {
   const ElementType type = spec.block.type;
-  const int N = nodes_per_element(type), D = dimension(type.shape), Q = spec.points.size(), C = spec.components;
-  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D);
+  const int N = nodes_per_element(type), D = dimension(type.shape), S = space_dimension(spec.block);
+  const int Q = spec.points.size(), C = spec.components;
+  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S);
   table_ = std::make_unique<cuda::DeviceTabulation>(type, spec.points);
 
   std::mt19937_64 rng(seed);
@@ -25,7 +26,7 @@ BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) : spec_(spec) 
   const std::size_t per_set = std::size_t(minimal_bytes_) + std::size_t(spec.block.element_count) * Q * 8;
   int rotations = int(std::min<std::size_t>(16, (4 * device.l2_bytes + minimal_bytes_ - 1) / std::max<offset_t>(minimal_bytes_, 1)));
   rotations = std::max(1, std::min<int>(rotations, int(free_bytes / 2 / std::max<std::size_t>(per_set, 1))));
-  const std::size_t out_size = output_size(spec.op, spec.block.element_count, Q, C, D);
+  const std::size_t out_size = output_size(spec.op, spec.block, Q, C);
   const bool physical = spec.op == Operation::physical_gradients;
   for (int r = 0; r < rotations; ++r) {
     Set set{cuda::DeviceBlock::upload(spec.block, spec.node_count), cuda::DeviceBuffer<double>(field),

@@ -64,15 +64,17 @@ struct Plan {
   std::vector<int> counts;
 };
 
-Plan plan(ElementType type, Operation op, int points, int components, const cuda::DeviceInfo& device, bool quick) {
+Plan plan(ElementType type, Operation op, int points, int components, int space_dimension,
+          const cuda::DeviceInfo& device, bool quick) {
   Plan p;
-  p.max_fitting = cuda::max_elements_per_block(type, op, points, components, device);
-  p.heuristic = p.max_fitting > 0 ? cuda::heuristic_elements_per_block(type, op, points, components, device) : 0;
+  p.max_fitting = cuda::max_elements_per_block(type, op, points, components, space_dimension, device);
+  p.heuristic =
+      p.max_fitting > 0 ? cuda::heuristic_elements_per_block(type, op, points, components, space_dimension, device) : 0;
   // The launch's own limits (threads, blockDim.z) without the shared-memory one: the same function on
   // a device with unlimited shared memory, so that the limits stay defined in one place.
   cuda::DeviceInfo unlimited = device;
   unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
-  p.upper = cuda::max_elements_per_block(type, op, points, components, unlimited);
+  p.upper = cuda::max_elements_per_block(type, op, points, components, space_dimension, unlimited);
   if (quick) {
     for (int c = 1; c <= p.upper; c *= 2) p.counts.push_back(c);
     for (int c : {p.max_fitting, p.heuristic, p.upper})
@@ -88,20 +90,20 @@ Plan plan(ElementType type, Operation op, int points, int components, const cuda
 
 /// Rough expected seconds, only to weigh the progress bar's units (its estimate of the time left is
 /// then calibrated by the time the done units actually took): nodes ~ elements * p^D * (vertices per
-/// element: 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor;
+/// element: 1 line, 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor;
 /// Gmsh ~1.5 us per element * p^2.5, * 1.5 in 3D (1M elements on an H200 host: tri p1 ~1 s, quad p3
 /// ~18 s, hex p3 ~50 s).
 double estimated_nodes(ElementType type, offset_t elements) {
-  const double per_vertex[] = {0.5, 1.0, 1.0 / 5.5, 1.0};
+  const double per_vertex[] = {1.0, 0.5, 1.0, 1.0 / 5.5, 1.0};  // indexed by Shape
   return double(elements) * std::pow(type.order, dimension(type.shape)) * per_vertex[int(type.shape)];
 }
 double generation_seconds(ElementType type, offset_t elements) {
   return 1.5e-6 * double(elements) * std::pow(type.order, 2.5) * (dimension(type.shape) == 3 ? 1.5 : 1.0);
 }
-double case_seconds(ElementType type, Operation op, int points, int components, offset_t elements, offset_t nodes,
-                    std::size_t counts, int launches) {
+double case_seconds(ElementType type, Operation op, int points, int components, int space_dimension, offset_t elements,
+                    offset_t nodes, std::size_t counts, int launches) {
   const double bytes = double(minimal_bytes(op, elements, nodes_per_element(type), nodes, points, components,
-                                            dimension(type.shape)));
+                                            dimension(type.shape), space_dimension));
   const double setup = bytes * 4 / 5e9;  // uploading the rotating copies (~4x L2 or one copy) and filling
   return setup + double(counts) * launches * (bytes / 1.5e12 + 10e-6);
 }
@@ -206,17 +208,18 @@ int main(int argc, char** argv) {
         const int Q = selection.point_set(type).size();
         offset_t elements = selection.elements;
         double nodes = estimated_nodes(type, elements);
+        int S = default_space_dimension(type);  // generated meshes: a segment, square or cube
         if (source.mesh) {
           for (const ElementBlock& b : source.mesh->blocks)
-            if (b.type == type) elements = b.element_count();
+            if (b.type == type) elements = b.element_count(), S = space_dimension(b.view());
           nodes = double(source.mesh->node_count());
         } else {
           total_units += generation_seconds(type, elements);
         }
         for (int C : selection.component_counts(type))
           for (Operation op : selection.operations) {
-            const Plan p = plan(type, op, Q, C, device, selection.quick);
-            total_units += case_seconds(type, op, Q, C, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
+            const Plan p = plan(type, op, Q, C, S, device, selection.quick);
+            total_units += case_seconds(type, op, Q, C, S, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
             total_counts += p.counts.size();
             ++total_configs;
           }
@@ -249,10 +252,10 @@ int main(int argc, char** argv) {
           if (b.type == type) block = &b;
         if (!block) throw std::runtime_error("the mesh of " + source.label + " has no " + to_string(type) + " block");
         const PointSet points = selection.point_set(type);
-        const int Q = points.size();
+        const int Q = points.size(), S = space_dimension(block->view());
         for (int C : selection.component_counts(type))
           for (Operation op : selection.operations) {
-            const Plan p = plan(type, op, Q, C, device, selection.quick);
+            const Plan p = plan(type, op, Q, C, S, device, selection.quick);
             tuning::SweepConfig config;
             config.mesh = source.label;
             config.type = type;
@@ -264,7 +267,8 @@ int main(int argc, char** argv) {
             config.max_fitting = p.max_fitting;
             config.heuristic = p.heuristic;
             const std::string what = describe(type, C, op);
-            const double units = case_seconds(type, op, Q, C, config.elements, config.nodes, p.counts.size(), warmup + repeats);
+            const double units =
+                case_seconds(type, op, Q, C, S, config.elements, config.nodes, p.counts.size(), warmup + repeats);
             if (p.max_fitting < 1) {
               for (int count : p.counts) config.samples.push_back({count, false, 0, 0, 0});
               done += units;
