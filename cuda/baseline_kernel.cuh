@@ -71,7 +71,11 @@ __global__ void baseline_kernel(const KernelArgs args) {
         }
       if constexpr (physical) {
         const double det = jacobian_determinant(J);
-        if (c == 0) atomicOr(&s_orientation, orientation_of(det));
+        if (c == 0) {
+          const unsigned bit = orientation_of(det, hadamard_bound(J));
+          atomicOr(&s_orientation, bit);
+          if (args.point_orientation) args.point_orientation[q] = bit;  // a one-element rerun (errors)
+        }
         double K[S][D], gradient[S];
         inverse_transpose(J, det, K);
         physical_gradient<S, D>(K, result, gradient);

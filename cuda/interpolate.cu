@@ -94,17 +94,20 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
     }
   DeviceBuffer<double> element_detj{std::size_t(Q)},
       element_out{output_size(Operation::physical_gradients, 1, Q, args.components, D, S)};
+  DeviceBuffer<unsigned> element_bits{std::size_t(Q)};
   KernelArgs one = args;
   one.connectivity = view.connectivity + bad * N;
   one.elements = 1;
   one.out = element_out.data();
   one.detj = element_detj.data();
+  one.point_orientation = element_bits.data();
   LaunchOptions single = options;
   single.elements_per_block = 1;
   launch(Operation::physical_gradients, kernels, one, view.type, S, single);
   const std::vector<double> detj = element_detj.to_host();
+  const std::vector<unsigned> bits = element_bits.to_host();
   OrientationRecord record;
-  for (int q = 0; q < Q; ++q) record.add(q, detj[std::size_t(q)]);
+  for (int q = 0; q < Q; ++q) record.add(q, detj[std::size_t(q)], bits[std::size_t(q)]);
   check_orientation(view, bad, record, D < S);
   throw std::logic_error("the GPU flagged " + describe_element(view, bad) +
                          " as degenerate, but its rerun finds det J of one sign at every point");
@@ -121,7 +124,7 @@ void run(const char* function, Operation op, const DeviceBlock& block, const Dev
   const bool physical = op == Operation::physical_gradients;
   KernelArgs args{view.connectivity, view.element_count, u.data, coordinates,
                   op == Operation::values ? table.values() : table.gradients(),
-                  table.points(), u.components, out.data, detj.data, block.bad_element_flag()};
+                  table.points(), u.components, out.data, detj.data, block.bad_element_flag(), nullptr};
   if (physical)
     check(cudaMemsetAsync(block.bad_element_flag(), 0xff, sizeof(unsigned long long), options.stream),
           "resetting the det J check");

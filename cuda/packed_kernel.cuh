@@ -171,7 +171,9 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
         }
         if constexpr (physical) {
           const double det = jacobian_determinant(J);
-          orientation |= orientation_of(det);
+          const unsigned bit = orientation_of(det, hadamard_bound(J));
+          orientation |= bit;
+          if (args.point_orientation) args.point_orientation[q] = bit;  // the one-element rerun (errors)
           double K[S][D];
           inverse_transpose(J, det, K);
 #pragma unroll

@@ -80,6 +80,23 @@ FEINTERP_HD T jacobian_determinant(const T (&J)[S][D]) {
   }
 }
 
+/// Hadamard's bound, the product of the lengths of J's columns: the largest |det J| (or measure) that
+/// columns of these lengths can give, reached when they are orthogonal. |det J| / bound, in [0, 1], is
+/// the element's shape quality at the point, and a det J within rounding of 0 is small against it
+/// (fem/orientation.hpp).
+template <class T, int S, int D>
+FEINTERP_HD T hadamard_bound(const T (&J)[S][D]) {
+  T bound = T(1);
+#pragma unroll
+  for (int d = 0; d < D; ++d) {
+    T length2 = T(0);
+#pragma unroll
+    for (int k = 0; k < S; ++k) length2 += J[k][d] * J[k][d];
+    bound *= sqrt(length2);
+  }
+  return bound;
+}
+
 /// K = J^-T (S = D) or J (J^T J)^-1 (S > D), given det = jacobian_determinant(J), which must not be 0.
 template <class T, int S, int D>
 FEINTERP_HD void inverse_transpose(const T (&J)[S][D], T det, T (&K)[S][D]) {

@@ -9,14 +9,22 @@
 //           det J < 0 at every point:  a mirrored element (Gmsh meshes a planar surface whose curve loop
 //                                      runs clockwise this way); valid, its gradients are computed as
 //                                      usual (J^-T does not care), and the CLI counts such elements.
-//           det J = 0 or not finite at a point, or both signs among the points: degenerate or
-//                                      tangled (folded) -> DegenerateElementError, naming the element
+//           det J = 0 (within rounding, below) or not finite at a point, or both signs among the
+//                                      points: degenerate or tangled (folded) -> DegenerateElementError,
+//                                      naming the element
 //                                      (its tag in the file when the block has tags), the block's type,
 //                                      the point and det J.
 //   d < s   det J is the measure sqrt(det(J^T J)) >= 0, which has no sign (a surface has two sides and
 //           neither is wrong); 0 or not finite at a point -> DegenerateElementError.
 //   s = 2   every node of the element must lie in the plane z = 0: a z that would be dropped is an
 //           error (std::invalid_argument), never a silently wrong number.
+//
+// "Zero within rounding": |det J| <= 64 eps B, with B = hadamard_bound(J), the product of the lengths of
+// J's columns (geometry.hpp). Computing det J rounds by a few eps B, so below that its sign is noise, and
+// the CPU (no FMA) and the GPU (FMA) could disagree on an exactly degenerate element, such as a triangle
+// whose vertices lie on one line (found on the H100: the CPU got 0, the GPU 1e-16). |det J| / B is the
+// sine-like shape quality of the element at the point; 64 eps = 1.4e-14 refuses only elements whose
+// quality is lost in rounding.
 #pragma once
 
 #include <cstddef>
@@ -36,10 +44,13 @@ enum OrientationBit : unsigned {
   orientation_off_plane = 8u,  ///< s = 2 and a node has z != 0 (set by the gather, not by det J)
 };
 
-FEINTERP_HD unsigned orientation_of(double detj) {
+/// The bit of a point whose Jacobian has determinant (or measure) `detj` and Hadamard bound `bound`.
+FEINTERP_HD unsigned orientation_of(double detj, double bound) {
   constexpr double largest = 1.7976931348623157e308;  // DBL_MAX: NaN and infinities fail the test below
+  constexpr double rounding = 64 * 2.220446049250313e-16;  // 64 eps
   if (!(detj <= largest && detj >= -largest)) return orientation_singular;
-  return detj > 0.0 ? orientation_positive : detj < 0.0 ? orientation_negative : orientation_singular;
+  if (!(detj > rounding * bound || detj < -rounding * bound)) return orientation_singular;  // bound NaN too
+  return detj > 0.0 ? orientation_positive : orientation_negative;
 }
 
 /// The or-ed bits of an element's points describe a valid element: one strict sign everywhere.
@@ -50,8 +61,8 @@ struct OrientationRecord {
   unsigned bits = 0;
   int point[3] = {-1, -1, -1};  ///< first point that was positive, negative, singular
   double detj[3] = {0, 0, 0};
-  FEINTERP_HD void add(int q, double det) {
-    const unsigned bit = orientation_of(det);
+  /// Records point q's det J and its bit (orientation_of).
+  FEINTERP_HD void add(int q, double det, unsigned bit) {
     const int kind = bit == orientation_positive ? 0 : bit == orientation_negative ? 1 : 2;
     if (!(bits & bit)) {
       point[kind] = q;

@@ -393,7 +393,8 @@ TEST(GpuOrientation, TangledDegenerateAndOffPlaneElementsAreReportedByTag) {
     expect_gpu_error<DegenerateElementError>(block, view, 1234, "tangled");
   }
   {
-    // Degenerate surface element in 3D: element 777's three vertices on one line (measure 0).
+    // Degenerate surface element in 3D: element 777's three vertices on one line (the measure is 0 up to
+    // rounding, which differs between the CPU and the GPU's FMAs: both must refuse it).
     const ElementType type{Shape::triangle, 1};
     test::RandomBlock block = random_block(type, 2000, rng, 0.0, 3);
     auto node = [&](int n) { return &block.coordinates[std::size_t(block.connectivity[std::size_t(777 * 3 + n)]) * 3]; };

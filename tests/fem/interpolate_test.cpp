@@ -600,6 +600,32 @@ TEST(Orientation, DegenerateElementIsAnError) {
   }
 }
 
+// Zero within rounding (orientation.hpp): a sliver whose height is 1e-10 of its base is computed, one
+// whose height is 1e-15 of it (det J below 64 eps times the product of the edge lengths) is refused.
+TEST(Orientation, SliversAreComputedUntilTheirDetJIsRoundingNoise) {
+  const ElementType type{Shape::triangle, 1};
+  const Tabulation table = tabulate(type, quadrature_rule(type.shape, 1));
+  const std::vector<node_index> connectivity = {0, 1, 2};
+  for (double height : {1e-10, 1e-15}) {
+    SCOPED_TRACE("height " + std::to_string(height));
+    const std::vector<double> x = {0, 0, 0, 1, 0, 0, 0.5, height, 0};
+    const std::vector<double> u = {0, 1, 0.5};  // u = x at the nodes
+    std::vector<double> gradient(2), detj(1);
+    auto run = [&] {
+      interpolate_physical_gradients({type, connectivity.data(), 1}, table, x.data(), 3, {u.data(), 3, 1},
+                                     {gradient.data(), 2}, {detj.data(), 1});
+    };
+    if (height > 1e-12) {
+      run();
+      EXPECT_NEAR(detj[0], height, 1e-12 * height);
+      EXPECT_NEAR(gradient[0], 1.0, 1e-12);
+      EXPECT_NEAR(gradient[1], 0.0, 1e-5);  // (0.5 - 0.5) / height: rounding of x, amplified by 1 / height
+    } else {
+      EXPECT_THROW(run(), DegenerateElementError);
+    }
+  }
+}
+
 // A block with space dimension 2 reads x and y only, so a node with z != 0 would silently lose its z:
 // it is refused, naming the node; the same block declared in 3D is computed.
 TEST(Orientation, NodeOffThePlaneOfAPlanarBlockIsRefused) {
