@@ -72,7 +72,7 @@ __global__ void baseline_kernel(const KernelArgs args) {
       if constexpr (physical) {
         const double det = jacobian_determinant(J);
         if (c == 0) {
-          const unsigned bit = orientation_of(det, hadamard_bound(J));
+          const unsigned bit = orientation_of(det, shape_quality(J, det));
           atomicOr(&s_orientation, bit);
           if (args.point_orientation) args.point_orientation[q] = bit;  // a one-element rerun (errors)
         }

@@ -76,8 +76,8 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
 }
 
 // Physical gradients flagged element `bad` (fem/orientation.hpp). Names it and says why, from the
-// GPU's own numbers: its nodes' z (for S = 2) from the coordinates, its det J at every point from a
-// one-element rerun of the same kernel.
+// GPU's own numbers: its nodes' z (for S = 2) from the coordinates, its det J and orientation at every
+// point from a one-element run of the baseline kernel.
 [[noreturn]] void report_bad_element(offset_t bad, const BlockView& view, int S, const KernelSet& kernels,
                                      const KernelArgs& args, const LaunchOptions& options) {
   const int N = nodes_per_element(view.type), D = dimension(view.type.shape), Q = args.points;
@@ -101,8 +101,11 @@ void launch(Operation op, const KernelSet& kernels, const KernelArgs& args, Elem
   one.out = element_out.data();
   one.detj = element_detj.data();
   one.point_orientation = element_bits.data();
+  // The baseline kernel (one element per block) records each point's bit; the packed kernel keeps no
+  // per-point store on its hot path (it cost the p = 2 triangle's kernel 24 registers, ptxas sm_90).
+  // Both evaluate det J by the same functions of fem/geometry.hpp and fem/orientation.hpp.
   LaunchOptions single = options;
-  single.elements_per_block = 1;
+  single.kernel = Kernel::baseline;
   launch(Operation::physical_gradients, kernels, one, view.type, S, single);
   const std::vector<double> detj = element_detj.to_host();
   const std::vector<unsigned> bits = element_bits.to_host();

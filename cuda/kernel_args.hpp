@@ -18,8 +18,8 @@ struct KernelArgs {
   double* detj;                     ///< [e * Q + q]; physical gradients only, may be null
   unsigned long long* first_bad;    ///< physical gradients: atomicMin of the indices of the elements that
                                     ///< fem/orientation.hpp refuses (degenerate, tangled, off the plane)
-  unsigned* point_orientation;      ///< null, or (a one-element launch, to explain an error) each point's
-                                    ///< orientation bit [q]
+  unsigned* point_orientation;      ///< baseline kernel: null, or (a one-element launch, to explain an
+                                    ///< error) each point's orientation bit [q]
 };
 
 }  // namespace feinterp::cuda

@@ -119,14 +119,16 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
       s_field[i] = __ldg(args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical) {
-      for (int i = thread; i < here * N * S; i += threads) {
-        const int local_node = i / S, k = i - local_node * S;
-        s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+      // All 3 coordinates are read: x, y (and z) are kept; for S = 2 a z that would be dropped marks
+      // the element invalid (the plane z = 0). One pass: consecutive threads read consecutive words.
+      for (int i = thread; i < here * N * 3; i += threads) {
+        const int local_node = i / 3, k = i - local_node * 3;
+        const double x = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+        if (k < S)
+          s_coordinates[local_node * S + k] = x;
+        else if (x != 0.0)
+          atomicOr(s_orientation + local_node / N, unsigned(orientation_off_plane));
       }
-      if constexpr (S == 2)  // the plane z = 0: a z that would be dropped marks the element invalid
-        for (int i = thread; i < here * N; i += threads)
-          if (__ldg(args.coordinates + offset_t(connectivity[i]) * 3 + 2) != 0.0)
-            atomicOr(s_orientation + i / N, unsigned(orientation_off_plane));
     }
     __syncthreads();  // barrier B
     // The other buffer was last read by the previous group's gather, before the barrier above.
@@ -171,9 +173,7 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
         }
         if constexpr (physical) {
           const double det = jacobian_determinant(J);
-          const unsigned bit = orientation_of(det, hadamard_bound(J));
-          orientation |= bit;
-          if (args.point_orientation) args.point_orientation[q] = bit;  // the one-element rerun (errors)
+          orientation |= orientation_of(det, shape_quality(J, det));
           double K[S][D];
           inverse_transpose(J, det, K);
 #pragma unroll

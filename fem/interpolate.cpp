@@ -96,7 +96,7 @@ template <int S, int D>
 void physical_point(const Problem& p, offset_t e, int q, const double (&J)[S][D], const double* reference,
                     double* out, OrientationRecord& record) {
   const double det = jacobian_determinant(J);
-  record.add(q, det, orientation_of(det, hadamard_bound(J)));
+  record.add(q, det, orientation_of(det, shape_quality(J, det)));
   if (p.detj) p.detj[ValuesLayout{p.elements, p.points, 1}(e, q, 0)] = det;
   double K[S][D];
   inverse_transpose(J, det, K);  // meaningless where det is 0; the element is then refused below

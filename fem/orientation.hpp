@@ -19,12 +19,11 @@
 //   s = 2   every node of the element must lie in the plane z = 0: a z that would be dropped is an
 //           error (std::invalid_argument), never a silently wrong number.
 //
-// "Zero within rounding": |det J| <= 64 eps B, with B = hadamard_bound(J), the product of the lengths of
-// J's columns (geometry.hpp). Computing det J rounds by a few eps B, so below that its sign is noise, and
-// the CPU (no FMA) and the GPU (FMA) could disagree on an exactly degenerate element, such as a triangle
-// whose vertices lie on one line (found on the H100: the CPU got 0, the GPU 1e-16). |det J| / B is the
-// sine-like shape quality of the element at the point; 64 eps = 1.4e-14 refuses only elements whose
-// quality is lost in rounding.
+// "Zero within rounding": |det J| <= 64 eps B, with B the product of the lengths of J's columns
+// (Hadamard's bound; |det J| / B is shape_quality in geometry.hpp). Computing det J rounds by a few eps B,
+// so below that its sign is noise, and the CPU (no FMA) and the GPU (FMA) could disagree on an exactly
+// degenerate element, such as a triangle whose vertices lie on one line (found on the H100: the CPU got
+// 0, the GPU 1e-16). 64 eps = 1.4e-14 refuses only elements whose quality is lost in rounding.
 #pragma once
 
 #include <cstddef>
@@ -44,12 +43,12 @@ enum OrientationBit : unsigned {
   orientation_off_plane = 8u,  ///< s = 2 and a node has z != 0 (set by the gather, not by det J)
 };
 
-/// The bit of a point whose Jacobian has determinant (or measure) `detj` and Hadamard bound `bound`.
-FEINTERP_HD unsigned orientation_of(double detj, double bound) {
+/// The bit of a point whose Jacobian has determinant (or measure) `detj` and shape quality `quality`
+/// (geometry.hpp's shape_quality).
+FEINTERP_HD unsigned orientation_of(double detj, double quality) {
   constexpr double largest = 1.7976931348623157e308;  // DBL_MAX: NaN and infinities fail the test below
   constexpr double rounding = 64 * 2.220446049250313e-16;  // 64 eps
-  if (!(detj <= largest && detj >= -largest)) return orientation_singular;
-  if (!(detj > rounding * bound || detj < -rounding * bound)) return orientation_singular;  // bound NaN too
+  if (!(detj <= largest && detj >= -largest) || !(quality > rounding)) return orientation_singular;
   return detj > 0.0 ? orientation_positive : orientation_negative;
 }
 
