@@ -16,9 +16,18 @@ namespace feinterp::cuda {
 
 namespace detail {
 
+// The packed kernel of a configuration: register-capped or not (packed_kernel.cuh says which and why).
+template <class Element, int C, Operation Op, int S>
+constexpr auto packed_kernel_of() {
+  if constexpr (register_capped<Element, C, Op, S>())
+    return &packed_kernel_capped<Element, C, Op, S>;
+  else
+    return &packed_kernel<Element, C, Op, S>;
+}
+
 template <class Element, int C, Operation Op, int S>
 void launch_packed(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs& args) {
-  packed_kernel<Element, C, Op, S><<<grid, block, shared_bytes, stream>>>(args);
+  packed_kernel_of<Element, C, Op, S>()<<<grid, block, shared_bytes, stream>>>(args);
 }
 
 template <class Element, Operation Op, int S>
@@ -35,7 +44,7 @@ template <class Element, Operation Op, int S, int... Cs>
 KernelSet by_components(int components, std::integer_sequence<int, Cs...>) {
   KernelSet set{};
   const bool found = ((components == Cs + 1 &&
-                       (set = KernelSet{reinterpret_cast<const void*>(&packed_kernel<Element, Cs + 1, Op, S>),
+                       (set = KernelSet{reinterpret_cast<const void*>(packed_kernel_of<Element, Cs + 1, Op, S>()),
                                         reinterpret_cast<const void*>(&baseline_kernel<Element, Op, S>),
                                         &launch_packed<Element, Cs + 1, Op, S>, &launch_baseline<Element, Op, S>,
                                         &launch_tabulate<Element>},

@@ -52,7 +52,7 @@ constexpr int max_threads_per_block = 512;
 /// S: the space dimension; only physical gradients read it (the other operations are instantiated
 /// with S = the default, and their kernels never touch coordinates).
 template <class Element, int C, Operation Op, int S>
-__global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs args) {
+__device__ __forceinline__ void packed_body(const KernelArgs& args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
   constexpr int T = Op == Operation::values ? 1 : D;  // table rows per (node, point)
@@ -220,6 +220,33 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
       }
     }
   }
+}
+
+/// Three physical-gradient kernels are held to 64 registers (2 blocks of 512 threads per multiprocessor):
+/// C = 3 on p = 1 tetrahedra, p = 1 and p = 2 hexahedra. Once the orientation check was added, ptxas gave
+/// them 98, 100 and 121 registers (against 78, 85 and 64 before), and the lost occupancy cost 26%, 20% and
+/// 47% of their time on the H100; capped, 11%, 5% and 8%. Elsewhere the cap measured slower (triangles
+/// +10-17%, p = 2 tetrahedra with C = 3 +5%) or changed nothing that matters (p = 3: one block of ~512
+/// threads per multiprocessor either way). tuning/results/nvidia-h100-80gb-hbm3/surfaces-ab.md has the
+/// measurements; making this a variant the tuning sweep chooses is the general answer.
+#ifndef FEINTERP_CAP_REGISTERS
+#define FEINTERP_CAP_REGISTERS 1
+#endif
+template <class Element, int C, Operation Op, int S>
+constexpr bool register_capped() {
+  constexpr bool listed = (Element::shape == Shape::tetrahedron && Element::order == 1) ||
+                          (Element::shape == Shape::hexahedron && Element::order <= 2);
+  return FEINTERP_CAP_REGISTERS && Op == Operation::physical_gradients && C == 3 && listed;
+}
+
+template <class Element, int C, Operation Op, int S>
+__global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs args) {
+  packed_body<Element, C, Op, S>(args);
+}
+
+template <class Element, int C, Operation Op, int S>
+__global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs args) {
+  packed_body<Element, C, Op, S>(args);
 }
 
 }  // namespace feinterp::cuda

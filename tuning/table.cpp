@@ -155,7 +155,7 @@ class Parser {
     try {
       e.type.shape = parse_shape(f[0]);
     } catch (const std::invalid_argument&) {
-      fail(line, "element '" + f[0] + "'; expected triangle, quadrilateral, tetrahedron or hexahedron");
+      fail(line, "element '" + f[0] + "'; expected line, triangle, quadrilateral, tetrahedron or hexahedron");
     }
     if (!parse_int(f[1], e.type.order) || e.type.order < min_order || e.type.order > max_order)
       fail(line, "order '" + f[1] + "'; expected 1, 2 or 3");

@@ -111,7 +111,7 @@ TEST(Cli, FieldOfTheWrongSize) {
 
 TEST(Cli, UnsupportedElement) {
   TempDir dir;
-  // One 6-node prism (Gmsh type 6): not one of the 12 supported types.
+  // One 6-node prism (Gmsh type 6): not one of the 15 supported types.
   write_text(dir / "prism.msh",
              "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 0 1\n6 0 1 1\n"
              "$EndNodes\n$Elements\n1\n1 6 2 0 1 1 2 3 4 5 6\n$EndElements\n");

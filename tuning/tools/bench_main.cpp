@@ -2,7 +2,7 @@
 // heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
 // against the device's copy bandwidth measured in the same run. Prints a table, writes CSV.
 //
-//   feinterp-bench                       all 12 element types, C = 1 and C = dim, reference gradients, ~1M elements
+//   feinterp-bench                       all 15 element types, C = 1 and C = dim, reference gradients, ~1M elements
 //   feinterp-bench --quick               ~50k elements, fewer repeats: under a minute
 //   feinterp-bench --operations all --csv bench.csv
 #include <CLI/CLI.hpp>

@@ -130,7 +130,9 @@ std::string sweep_table_text(const SweepContext& x, const std::vector<SweepConfi
 
 std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& configs) {
   std::vector<PlotPanel> panels;
-  for (Shape shape : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron}) {
+  for (Shape shape : all_shapes) {
+    if (std::none_of(configs.begin(), configs.end(), [&](const SweepConfig& c) { return c.type.shape == shape; }))
+      continue;  // a panel per swept shape only
     PlotPanel panel;
     panel.title = std::string(shape_name(shape)) + "s";
     // Component counts in this shape's configurations, in order: shade 0 for the first (C = 1), 1, 2.

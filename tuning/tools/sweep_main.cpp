@@ -13,7 +13,7 @@
 // Each count: CUDA events around each launch, `--warmup` launches first, the median of `--repeats`;
 // consecutive launches rotate over copies of the data spanning >= 4x the L2 (benchmark_case.hpp).
 //
-// Budget of the full sweep (10 repeats + 2 warm-up): 72 configurations, 3,366 counts (per C and
+// Budget of the full sweep (10 repeats + 2 warm-up) before lines joined: 72 configurations, 3,366 counts (per C and
 // operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
 // quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches. Measured on
 // an H200 (2026-11-21): 197 s in all, most of it Gmsh making the 12 meshes of ~1M elements (hex p3,
