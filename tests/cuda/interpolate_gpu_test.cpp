@@ -21,6 +21,7 @@
 #include <feinterp/fem/tabulation.hpp>
 
 #include "../support/random_block.hpp"
+#include "../support/element_lists.hpp"
 #include "gpu_test_support.hpp"
 
 namespace feinterp {
@@ -168,9 +169,7 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllElements, GpuInterpolation, ::testing::ValuesIn(all_element_types),
-                         [](const ::testing::TestParamInfo<ElementType>& info) {
-                           return std::string(shape_name(info.param.shape)) + "_p" + std::to_string(info.param.order);
-                         });
+                         [](const auto& info) { return test::type_test_name(info.param); });
 
 TEST(GpuInterpolation, MillionElementBlock) {
   FEINTERP_REQUIRE_GPU();
@@ -284,14 +283,8 @@ TEST(GpuInterpolationErrors, ElementsPerBlockThatDoesNotFitIsRejected) {
 // a rigid motion keeps its measure |det J| and its physical gradients rotate, to 1e-12 relative.
 class GpuRotationInvariance : public ::testing::TestWithParam<ElementType> {};
 INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, GpuRotationInvariance,
-                         ::testing::Values(ElementType{Shape::line, 1}, ElementType{Shape::line, 2},
-                                           ElementType{Shape::line, 3}, ElementType{Shape::triangle, 1},
-                                           ElementType{Shape::triangle, 2}, ElementType{Shape::triangle, 3},
-                                           ElementType{Shape::quadrilateral, 1}, ElementType{Shape::quadrilateral, 2},
-                                           ElementType{Shape::quadrilateral, 3}),
-                         [](const ::testing::TestParamInfo<ElementType>& info) {
-                           return std::string(shape_name(info.param.shape)) + "_p" + std::to_string(info.param.order);
-                         });
+                         ::testing::ValuesIn(test::curve_and_surface_types()),
+                         [](const auto& info) { return test::type_test_name(info.param); });
 
 TEST_P(GpuRotationInvariance, MeasureAndRotatedGradients) {
   FEINTERP_REQUIRE_GPU();

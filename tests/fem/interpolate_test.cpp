@@ -21,6 +21,7 @@
 #include <feinterp/fem/tabulation.hpp>
 
 #include "../support/random_block.hpp"
+#include "../support/element_lists.hpp"
 
 namespace feinterp {
 namespace {
@@ -659,11 +660,7 @@ TEST(Orientation, NodeOffThePlaneOfAPlanarBlockIsRefused) {
 // their affine positions) included.
 class RotationInvariance : public ::testing::TestWithParam<ElementType> {};
 INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, RotationInvariance,
-                         ::testing::Values(ElementType{Shape::line, 1}, ElementType{Shape::line, 2},
-                                           ElementType{Shape::line, 3}, ElementType{Shape::triangle, 1},
-                                           ElementType{Shape::triangle, 2}, ElementType{Shape::triangle, 3},
-                                           ElementType{Shape::quadrilateral, 1}, ElementType{Shape::quadrilateral, 2},
-                                           ElementType{Shape::quadrilateral, 3}),
+                         ::testing::ValuesIn(test::curve_and_surface_types()),
                          name_of);
 
 TEST_P(RotationInvariance, MeasureAndRotatedGradients) {

@@ -27,6 +27,7 @@
 #include <feinterp/mesh/mesh.hpp>
 
 #include "mesh_test_util.hpp"
+#include "../support/element_lists.hpp"
 
 using namespace feinterp;
 
@@ -91,49 +92,35 @@ INSTANTIATE_TEST_SUITE_P(TrianglesAndQuadrilaterals, SphereSurface,
                                            ElementType{Shape::quadrilateral, 2}, ElementType{Shape::quadrilateral, 3}),
                          name_of);
 
-// Area error |A_h - 4 pi| at three sizes, h roughly halving: the rate from the coarsest to the finest
-// mesh is at least p + 1 - 0.25 (Demlow 2009: the degree-p Lagrange interpolant of a smooth surface is
-// within O(h^(p+1)) of it; even p converge faster, as p + 2, by symmetry). Rates between consecutive
-// unstructured meshes scatter by +-0.6 (measured on quadrilaterals), hence the rate over the whole
-// range, a factor 4 in h. The errors and rates are printed for the record.
-TEST_P(SphereSurface, AreaConvergesToFourPi) {
-  const ElementType type = GetParam();
-  const int p = type.order;
-  std::vector<double> errors, sizes;
+// Three meshes of the unit sphere's surface, h roughly halving (Gmsh: nodes on the sphere), measured.
+std::vector<Measured> sphere_levels(ElementType type) {
+  std::vector<Measured> levels;
   for (offset_t target : {150, 600, 2400}) {
     GenerateOptions options{type, target, 4};
     options.domain = Domain::sphere;
     const Mesh mesh = generate_mesh(options);
-    ASSERT_EQ(mesh.space_dimension, 3);
-    ASSERT_EQ(mesh.dimension, 2);
-    const Measured m = measure(mesh);
-    errors.push_back(std::abs(m.measure - 4 * M_PI));
-    sizes.push_back(m.h);
-    std::printf("%s sphere: %lld elements, h %.4f, area %.15f, error %.3e", to_string(type).c_str(),
-                (long long)mesh.element_count(), m.h, m.measure, errors.back());
-    if (errors.size() > 1) std::printf(", rate %.2f", rate(errors[errors.size() - 2], sizes[sizes.size() - 2], errors.back(), m.h));
-    std::printf("\n");
+    EXPECT_EQ(mesh.space_dimension, 3);
+    EXPECT_EQ(mesh.dimension, 2);
+    levels.push_back(measure(mesh));
   }
-  const double overall = rate(errors.front(), sizes.front(), errors.back(), sizes.back());
-  std::printf("%s sphere: area error rate %.2f over h %.4f -> %.4f\n", to_string(type).c_str(), overall, sizes.front(),
-              sizes.back());
-  EXPECT_GE(overall, p + 1 - 0.25);
-  EXPECT_LT(errors.back(), 4 * M_PI * std::pow(0.2, p + 1));
+  return levels;
 }
 
-// The tangential gradient of u = x on the unit sphere is e_x - (e_x . n) n with n = x / |x|, taken at
-// the discrete surface's point x(xi_q). Its error is the normal's, O(h^p), in the L2 norm over the
-// surface (the maximum is ruled by the worst-shaped element of an unstructured mesh): the rate from the
-// coarsest to the finest mesh is at least p - 0.25, and the finest error is below h^p.
-TEST_P(SphereSurface, TangentialGradientOfXConverges) {
+// On each of the three meshes:
+//   * the area error |A_h - 4 pi|: the rate from the coarsest to the finest mesh is at least p + 1 - 0.25
+//     (Demlow 2009: the degree-p Lagrange interpolant of a smooth surface is within O(h^(p+1)) of it;
+//     even p converge faster, as p + 2, by symmetry);
+//   * the tangential gradient of u = x, against e_x - (e_x . n) n with n = x / |x| at the discrete
+//     surface's point x(xi_q): its error is the normal's, O(h^p), in the L2 norm over the surface (the
+//     maximum is ruled by the worst-shaped element of an unstructured mesh); the rate is at least
+//     p - 0.25 and the finest error below h^p.
+// Rates between consecutive unstructured meshes scatter by +-0.6 (measured on quadrilaterals), hence
+// rates over the whole range, a factor 4 in h. Errors and rates are printed for the record.
+TEST_P(SphereSurface, AreaAndTangentialGradientConverge) {
   const ElementType type = GetParam();
   const int p = type.order;
-  std::vector<double> errors, sizes;
-  for (offset_t target : {150, 600, 2400}) {
-    GenerateOptions options{type, target, 4};
-    options.domain = Domain::sphere;
-    const Mesh mesh = generate_mesh(options);
-    const Measured m = measure(mesh);
+  std::vector<double> area_errors, gradient_errors, sizes;
+  for (const Measured& m : sphere_levels(type)) {
     double squares = 0;
     for (std::size_t k = 0; k < m.points.size() / 3; ++k) {
       const double* x = &m.points[3 * k];
@@ -144,14 +131,20 @@ TEST_P(SphereSurface, TangentialGradientOfXConverges) {
         squares += m.weighted_measure[k] * std::pow(m.gradients[3 * k + std::size_t(i)] - exact, 2);
       }
     }
-    errors.push_back(std::sqrt(squares / m.measure));
+    area_errors.push_back(std::abs(m.measure - 4 * M_PI));
+    gradient_errors.push_back(std::sqrt(squares / m.measure));
     sizes.push_back(m.h);
-    std::printf("%s sphere: h %.4f, tangential gradient L2 error %.3e\n", to_string(type).c_str(), m.h, errors.back());
+    std::printf("%s sphere: h %.4f, area %.15f, area error %.3e, tangential gradient L2 error %.3e\n",
+                to_string(type).c_str(), m.h, m.measure, area_errors.back(), gradient_errors.back());
   }
-  const double overall = rate(errors.front(), sizes.front(), errors.back(), sizes.back());
-  std::printf("%s sphere: tangential gradient error rate %.2f\n", to_string(type).c_str(), overall);
-  EXPECT_GE(overall, p - 0.25);
-  EXPECT_LT(errors.back(), std::pow(sizes.back(), p));
+  const double area_rate = rate(area_errors.front(), sizes.front(), area_errors.back(), sizes.back());
+  const double gradient_rate = rate(gradient_errors.front(), sizes.front(), gradient_errors.back(), sizes.back());
+  std::printf("%s sphere: rates over h %.4f -> %.4f: area %.2f, tangential gradient %.2f\n", to_string(type).c_str(),
+              sizes.front(), sizes.back(), area_rate, gradient_rate);
+  EXPECT_GE(area_rate, p + 1 - 0.25);
+  EXPECT_LT(area_errors.back(), 4 * M_PI * std::pow(0.2, p + 1));
+  EXPECT_GE(gradient_rate, p - 0.25);
+  EXPECT_LT(gradient_errors.back(), std::pow(sizes.back(), p));
 }
 
 class Circle : public ::testing::TestWithParam<int> {};
@@ -269,11 +262,7 @@ void expect_gmsh_geometry(ElementType type, const std::function<void()>& geometr
 
 class GmshGeometryOracle : public ::testing::TestWithParam<ElementType> {};
 INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, GmshGeometryOracle,
-                         ::testing::Values(ElementType{Shape::line, 1}, ElementType{Shape::line, 2},
-                                           ElementType{Shape::line, 3}, ElementType{Shape::triangle, 1},
-                                           ElementType{Shape::triangle, 2}, ElementType{Shape::triangle, 3},
-                                           ElementType{Shape::quadrilateral, 1}, ElementType{Shape::quadrilateral, 2},
-                                           ElementType{Shape::quadrilateral, 3}),
+                         ::testing::ValuesIn(test::curve_and_surface_types()),
                          name_of);
 
 TEST_P(GmshGeometryOracle, MeasuresAndJacobiansAreGmshs) {
