@@ -3,7 +3,7 @@
 // codes' interleaved vectors).
 #pragma once
 
-#include "config.hpp"
+#include "../core/config.hpp"
 
 namespace feinterp {
 

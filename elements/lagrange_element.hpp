@@ -6,7 +6,7 @@
 // path, the GPU kernels and the tests run exactly this code.
 #pragma once
 
-#include "config.hpp"
+#include "../core/config.hpp"
 #include "element_type.hpp"
 #include "simplex_lagrange.hpp"
 #include "tensor_lagrange.hpp"

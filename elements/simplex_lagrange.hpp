@@ -10,7 +10,7 @@
 // dimension, so one function serves 6 element types and the node order is just a table.
 #pragma once
 
-#include "config.hpp"
+#include "../core/config.hpp"
 
 namespace feinterp {
 

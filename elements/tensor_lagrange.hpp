@@ -4,7 +4,7 @@
 //     N(xi) = prod_d  l_(a_d)(xi_d),   l_i(t) = prod_(j != i) (t - t_j) / (t_i - t_j).
 #pragma once
 
-#include "config.hpp"
+#include "../core/config.hpp"
 
 namespace feinterp {
 

@@ -1,43 +1,55 @@
 #include "arguments.hpp"
 
 #include <stdexcept>
+#include <string>
 
-#include "layout.hpp"
+#include "../core/limits.hpp"
 
 namespace feinterp {
 
-void check_interpolation_arguments(const std::string& where, const InterpolationArguments& a) {
-  auto fail = [&](const std::string& what) { throw std::invalid_argument(where + ": " + what); };
+namespace {
+
+[[noreturn]] void fail(const char* function, const InterpolationArguments& a, const std::string& what) {
+  throw std::invalid_argument(std::string(function) + " on a block of " + std::to_string(a.element_count) + " " +
+                              to_string(a.block_type) + " elements: " + what);
+}
+
+}  // namespace
+
+void check_interpolation_arguments(const char* function, const InterpolationArguments& a) {
   check_order(a.block_type);
   if (a.table_type != a.block_type)
-    fail("the tabulation is for " + to_string(a.table_type) + ", expected one for " + to_string(a.block_type));
+    fail(function, a, "the tabulation is for " + to_string(a.table_type) + ", expected one for " + to_string(a.block_type));
   const int D = dimension(a.block_type.shape);
-  if (a.points < 1) fail("the point set is empty, expected at least one point");
-  if (a.element_count < 0) fail("negative element count " + std::to_string(a.element_count));
-  if (a.node_count < 0) fail("negative node count " + std::to_string(a.node_count));
-  if (a.u.components < 1 || a.u.components > max_components)
-    fail("the field has " + std::to_string(a.u.components) + " components, expected 1 to " +
-         std::to_string(max_components));
-  const std::size_t field_size = std::size_t(a.node_count) * std::size_t(a.u.components);
-  if (a.u.size != field_size)
-    fail("the field has " + std::to_string(a.u.size) + " doubles, expected node_count * components = " +
-         std::to_string(a.node_count) + " * " + std::to_string(a.u.components) + " = " + std::to_string(field_size));
-  if (field_size > 0 && !a.u.data) fail("the field data is null, expected " + std::to_string(field_size) + " doubles");
+  if (a.points < 1) fail(function, a, "the point set is empty, expected at least one point");
+  if (a.element_count < 0) fail(function, a, "negative element count " + std::to_string(a.element_count));
+  if (a.node_count < 0) fail(function, a, "negative node count " + std::to_string(a.node_count));
+  if (a.components < 1 || a.components > max_components)
+    fail(function, a, "the field has " + std::to_string(a.components) + " components, expected 1 to " +
+                          std::to_string(max_components));
+  const std::size_t field_size = std::size_t(a.node_count) * std::size_t(a.components);
+  if (a.field_size != field_size)
+    fail(function, a, "the field has " + std::to_string(a.field_size) + " values, expected node_count * components = " +
+                          std::to_string(a.node_count) + " * " + std::to_string(a.components) + " = " +
+                          std::to_string(field_size));
+  if (field_size > 0 && !a.field) fail(function, a, "the field data is null, expected " + std::to_string(field_size) + " values");
   const int R = result_directions(a.op, D, a.space_dimension);
-  const std::size_t needed = output_size(a.op, a.element_count, a.points, a.u.components, D, a.space_dimension);
-  if (a.out.size < needed)
-    fail("the output holds " + std::to_string(a.out.size) + " doubles, expected at least " + std::to_string(needed) +
-         " (" + std::to_string(a.element_count) + " elements * " + std::to_string(a.points) + " points * " +
-         std::to_string(a.u.components) + " components" +
-         (a.op == Operation::values ? std::string() : " * " + std::to_string(R) + " directions") + ")");
-  if (needed > 0 && !a.out.data) fail("the output data is null, expected " + std::to_string(needed) + " doubles");
+  const std::size_t needed = output_size(a.op, a.element_count, a.points, a.components, D, a.space_dimension);
+  if (a.out_size < needed)
+    fail(function, a, "the output holds " + std::to_string(a.out_size) + " values, expected at least " +
+                          std::to_string(needed) + " (" + std::to_string(a.element_count) + " elements * " +
+                          std::to_string(a.points) + " points * " + std::to_string(a.components) + " components" +
+                          (a.op == Operation::values ? std::string() : " * " + std::to_string(R) + " directions") + ")");
+  if (needed > 0 && !a.out) fail(function, a, "the output data is null, expected " + std::to_string(needed) + " values");
   if (a.op == Operation::physical_gradients) {
     const std::size_t points = std::size_t(a.element_count) * std::size_t(a.points);
-    if (a.detj.data && a.detj.size < points)
-      fail("the det J output holds " + std::to_string(a.detj.size) +
-           " doubles, expected at least elements * points = " + std::to_string(points) + " (or a null view to skip it)");
+    if (a.detj && a.detj_size < points)
+      fail(function, a, "the det J output holds " + std::to_string(a.detj_size) +
+                            " values, expected at least elements * points = " + std::to_string(points) +
+                            " (or a null view to skip it)");
     if (a.node_count > 0 && !a.coordinates)
-      fail("the coordinates are null, expected 3 * node_count = " + std::to_string(3 * a.node_count) + " doubles");
+      fail(function, a, "the coordinates are null, expected 3 * node_count = " + std::to_string(3 * a.node_count) +
+                            " values (the plan was built without coordinates)");
   }
 }
 

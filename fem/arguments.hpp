@@ -1,15 +1,17 @@
-// Validation of one interpolation call's arguments, shared by the CPU and GPU paths so that both
-// refuse the same inputs with the same messages. Connectivity is validated separately, once per
-// block (validate_connectivity in block.hpp).
+// Validation of one interpolation call's arguments, shared by the CPU and GPU backends so that both
+// refuse the same inputs with the same messages. Connectivity is validated separately, once per block
+// (validate_connectivity in block.hpp). A call that passes allocates nothing here: the message is built
+// only to throw.
 #pragma once
 
-#include <string>
+#include <cstddef>
 
+#include "../core/operation.hpp"
 #include "../elements/element_type.hpp"
-#include "operation.hpp"
 
 namespace feinterp {
 
+/// A call's arrays, by address and size, whatever their precision.
 struct InterpolationArguments {
   Operation op;
   ElementType block_type;
@@ -18,15 +20,31 @@ struct InterpolationArguments {
   ElementType table_type;
   int points;
   offset_t node_count;
-  FieldView u;
-  OutputView out;
-  OutputView detj;               ///< physical gradients only; may be empty
-  const double* coordinates;     ///< physical gradients only
+  const void* field;
+  std::size_t field_size;        ///< values
+  int components;
+  const void* out;
+  std::size_t out_size;
+  const void* detj;              ///< physical gradients only; may be null
+  std::size_t detj_size;
+  const void* coordinates;       ///< physical gradients only
 };
 
-/// Throws std::invalid_argument "<where>: <what was wrong>, expected <what>" for a table of another
-/// element type, a component count outside 1..max_components, a field whose size is not
-/// node_count * components, an output or det J array too small, or null data where data is needed.
-void check_interpolation_arguments(const std::string& where, const InterpolationArguments& args);
+/// The arguments of a call with arrays of T.
+template <class T>
+InterpolationArguments interpolation_arguments(Operation op, ElementType block_type, offset_t element_count,
+                                               int space_dimension, ElementType table_type, int points,
+                                               offset_t node_count, BasicFieldView<T> u, BasicOutputView<T> out,
+                                               BasicOutputView<T> detj, const T* coordinates) {
+  return {op,     block_type,   element_count, space_dimension, table_type, points, node_count,
+          u.data, u.size,       u.components,  out.data,        out.size,   detj.data, detj.size,
+          coordinates};
+}
+
+/// Throws std::invalid_argument "<function> on a block of <E> <type> elements: <what was wrong>, expected
+/// <what>" for a table of another element type, a component count outside 1..max_components, a field
+/// whose size is not node_count * components, an output or det J array too small, or null data where
+/// data is needed.
+void check_interpolation_arguments(const char* function, const InterpolationArguments& args);
 
 }  // namespace feinterp

@@ -12,9 +12,9 @@
 #include <cstddef>
 #include <string>
 
-#include "../elements/config.hpp"
+#include "../core/config.hpp"
 #include "../elements/element_type.hpp"
-#include "operation.hpp"
+#include "../core/operation.hpp"
 
 namespace feinterp {
 

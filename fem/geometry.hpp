@@ -15,7 +15,7 @@
 
 #include <cmath>
 
-#include "../elements/config.hpp"
+#include "../core/config.hpp"
 
 namespace feinterp {
 

@@ -30,7 +30,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "../elements/config.hpp"
+#include "../core/config.hpp"
 #include "block.hpp"
 
 namespace feinterp {

@@ -2,27 +2,28 @@
 // GB/s: what any implementation must move at least once, whatever its caching.
 #pragma once
 
-#include "../elements/config.hpp"
-#include "operation.hpp"
+#include "../core/config.hpp"
+#include "../core/operation.hpp"
+#include "../core/precision.hpp"
 
 namespace feinterp {
 
 /// Bytes read and written at least once by `op` on `elements` elements of `nodes_per_element` nodes
 /// over a mesh of `node_count` nodes, at `points` points, for a `components`-component field, elements
-/// of reference dimension d in a space of dimension s:
+/// of reference dimension d in a space of dimension s, with reals of `precision` (B = 8 or 4 bytes):
 ///   connectivity read once       elements * nodes_per_element * sizeof(node_index) (4 B)
-///   nodal values read once       node_count * components * 8 B
-///   output written once          elements * points * components (* d or s for gradients) * 8 B
-///   physical gradients also:     coordinates read once, node_count * 3 * 8 B (stored as x, y, z),
-///                                and det J written once, elements * points * 8 B.
+///   nodal values read once       node_count * components * B
+///   output written once          elements * points * components (* d or s for gradients) * B
+///   physical gradients also:     coordinates read once, node_count * 3 * B (stored as x, y, z),
+///                                and det J written once, elements * points * B.
 inline offset_t minimal_bytes(Operation op, offset_t elements, int nodes_per_element, offset_t node_count, int points,
-                              int components, int reference_dimension, int space_dimension) {
+                              int components, int reference_dimension, int space_dimension,
+                              Precision precision = Precision::fp64) {
+  const offset_t real = precision == Precision::fp64 ? 8 : 4;
   const offset_t per_point = offset_t(components) * result_directions(op, reference_dimension, space_dimension);
-  offset_t bytes = elements * nodes_per_element * offset_t(sizeof(node_index)) +
-                   node_count * components * offset_t(sizeof(double)) +
-                   elements * points * per_point * offset_t(sizeof(double));
-  if (op == Operation::physical_gradients)
-    bytes += node_count * 3 * offset_t(sizeof(double)) + elements * points * offset_t(sizeof(double));
+  offset_t bytes = elements * nodes_per_element * offset_t(sizeof(node_index)) + node_count * components * real +
+                   elements * points * per_point * real;
+  if (op == Operation::physical_gradients) bytes += node_count * 3 * real + elements * points * real;
   return bytes;
 }
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "../elements/config.hpp"
+#include "../core/config.hpp"
 #include "../elements/element_type.hpp"
 #include "../fem/block.hpp"
 

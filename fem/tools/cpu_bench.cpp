@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "../../elements/elements.hpp"
-#include "../interpolate.hpp"
+#include "../../interpolator/interpolator.hpp"
 #include "../point_set.hpp"
 #include "../quadrature.hpp"
-#include "../tabulation.hpp"
+#include "../traffic.hpp"
 #include "../traffic.hpp"
 
 using namespace feinterp;
@@ -173,33 +173,23 @@ int main(int argc, char** argv) {
   for (ElementType type : cases) {
     const Mesh mesh = structured_block(type, target);
     const PointSet points = points_kind == "nodes" ? element_nodes(type) : quadrature_rule(type.shape, 2 * type.order);
-    const Tabulation table = tabulate(type, points);
-    const int D = dimension(type.shape), N = nodes_per_element(type), Q = table.points;
+    const int D = dimension(type.shape), N = nodes_per_element(type), Q = points.size();
     const BlockView block{type, mesh.connectivity.data(), mesh.elements()};
+    InterpolatorOptions options;
+    options.executor = Executor::cpu;
+    options.threads = threads;
+    const Interpolator<double> plan(block, mesh.node_count, points, mesh.coordinates.data(), options);
     std::mt19937_64 random(12345);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     std::vector<double> field(std::size_t(mesh.node_count) * D);
     for (double& v : field) v = uniform(random);
-    std::vector<double> out(output_size(Operation::physical_gradients, block, Q, D));
-    std::vector<double> detj(std::size_t(block.element_count) * Q);
-    CpuOptions options;
-    options.threads = threads;
+    std::vector<double> out(plan.output_size(Operation::physical_gradients, D));
+    std::vector<double> detj(plan.detj_size());
     for (int C : {1, D}) {
       const FieldView u{field.data(), std::size_t(mesh.node_count) * C, C};
-      for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients}) {
+      for (Operation op : all_operations) {
         const OutputView o{out.data(), out.size()};
-        const double seconds = median_seconds(runs, [&] {
-          switch (op) {
-            case Operation::values: interpolate_values(block, table, mesh.node_count, u, o, options); break;
-            case Operation::reference_gradients:
-              interpolate_reference_gradients(block, table, mesh.node_count, u, o, options);
-              break;
-            case Operation::physical_gradients:
-              interpolate_physical_gradients(block, table, mesh.coordinates.data(), mesh.node_count, u, o,
-                                             {detj.data(), detj.size()}, options);
-              break;
-          }
-        });
+        const double seconds = median_seconds(runs, [&] { plan.apply(op, u, o, {detj.data(), detj.size()}); });
         const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count, Q, C, D, D));
         Row row{to_string(type), operation_name(op), points.name, C, Q, block.element_count, seconds,
                 double(block.element_count) / seconds, bytes / seconds / 1e9};

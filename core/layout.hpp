@@ -19,7 +19,8 @@
 
 #include <cstddef>
 
-#include "../elements/config.hpp"
+#include "config.hpp"
+#include "limits.hpp"
 
 namespace feinterp {
 
@@ -49,8 +50,5 @@ struct ResultView {
   template <class... I>
   double operator()(I... i) const { return data[layout(i...)]; }
 };
-
-/// Largest number of field components the library instantiates kernels for (3 x 3 tensors).
-constexpr int max_components = 9;
 
 }  // namespace feinterp
