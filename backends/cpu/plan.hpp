@@ -1,0 +1,49 @@
+// Plan<Real>: the CPU backend's work for one block and one point set, in one precision, built once:
+// the block checked (connectivity in range, z = 0 for a planar block), the shape functions tabulated
+// (in double, by the element's own code) and kept in Real for the products. A call (apply) checks
+// sizes and computes, split over threads (threads.hpp); it is synchronous, and a degenerate or tangled
+// element throws DegenerateElementError at once (fem/orientation.hpp), the smallest element index
+// whatever the thread count.
+#pragma once
+
+#include <vector>
+
+#include "../../core/operation.hpp"
+#include "../../fem/block.hpp"
+#include "../../fem/point_set.hpp"
+#include "../../fem/tabulation.hpp"
+
+namespace feinterp::backends::cpu {
+
+struct PlanOptions {
+  int threads = 0;  ///< 0: std::thread::hardware_concurrency(); small blocks use fewer threads
+};
+
+template <class Real>
+class Plan {
+ public:
+  /// `coordinates`: x[node*3 + k] of node_count nodes, needed for physical gradients (null: the plan
+  /// refuses them). Host arrays all. Throws std::invalid_argument for an inconsistent block, points of
+  /// another shape, or a node off the plane z = 0 in a block of space dimension 2 (naming it).
+  Plan(const BlockView& block, offset_t node_count, const PointSet& points, const Real* coordinates,
+       const PlanOptions& options = {});
+
+  const BlockView& block() const { return block_; }
+  offset_t node_count() const { return node_count_; }
+  int points() const { return table_.points; }
+  int space_dimension() const { return space_dimension_; }
+  const Tabulation& table() const { return table_; }
+
+  void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
+
+ private:
+  BlockView block_;
+  offset_t node_count_;
+  Tabulation table_;
+  std::vector<Real> values_, gradients_;  // the table in Real, as (Q*W x N) column-major matrices
+  const Real* coordinates_;
+  int space_dimension_;
+  PlanOptions options_;
+};
+
+}  // namespace feinterp::backends::cpu
