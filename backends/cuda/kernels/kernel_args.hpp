@@ -1,0 +1,30 @@
+// The arguments every interpolation kernel takes, device pointers all, in the plan's precision Real
+// (double or float). One struct, passed by value, so the packed and baseline kernels and their
+// launchers share one signature.
+#pragma once
+
+#include "../../../core/config.hpp"
+
+namespace feinterp::backends::cuda {
+
+/// The value of an element flag (KernelArgs::first_bad) that marks no element.
+inline constexpr unsigned long long no_element = ~0ull;
+
+template <class Real>
+struct KernelArgs {
+  const node_index* connectivity;   ///< [e * nodes + n]
+  offset_t elements;
+  const Real* field;                ///< [node * C + c]
+  const Real* coordinates;          ///< [node * 3 + k], k < S; physical gradients only
+  const Real* table;                ///< device tabulation, [n][w][q] (launch/shared_layout.hpp)
+  int points;                       ///< Q
+  int components;                   ///< C (the packed kernel also has it as a template parameter)
+  Real* out;                        ///< core/layout.hpp
+  Real* detj;                       ///< [e * Q + q]; physical gradients only, may be null
+  unsigned long long* first_bad;    ///< physical gradients: atomicMin of the indices of the elements that
+                                    ///< fem/orientation.hpp refuses (degenerate or tangled); sticky
+  unsigned* point_orientation;      ///< baseline kernel: null, or (a one-element launch, to explain an
+                                    ///< error) each point's orientation bit [q]
+};
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,249 @@
+// The packed interpolation kernel: elements_per_block elements per thread block, one per threadIdx.z,
+// and threads_per_element threads along threadIdx.x, each computing whole quadrature points.
+//
+//   block = {threads_per_element, 1, elements_per_block}
+//   element = group * blockDim.z + threadIdx.z,  group = blockIdx.x, blockIdx.x + gridDim.x, ...
+//
+// The grid is persistent: as many blocks as fit on the device at once, each looping over groups of
+// elements_per_block consecutive elements (with one group per block it would be the seed's layout,
+// element = blockIdx.x * blockDim.z + threadIdx.z).
+//
+// The seed's port ran one element per block: a p = 1 triangle gave 3-thread blocks, so 29 of a warp's
+// 32 lanes idled, and its sweep on a GV100 topped out near a third of the copy bandwidth. Here a block
+// moves its whole working set in block-wide, coalesced passes:
+//
+//   1. table        shape-function table -> shared (one copy per block, read from L2 after block 1)
+//   2. connectivity the group's elements are consecutive, so their connectivity is one contiguous run;
+//                   it is copied asynchronously (cp.async) one group ahead, into a second buffer
+//   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread
+//   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W);
+//                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
+//   5. store        the block's output is one contiguous run of E * Q * C * R reals: written by
+//                   consecutive threads in global order, through shared memory (a transpose)
+//
+// Precision: fields, coordinates, table and outputs are Real (double or float, the plan's); the
+// accumulators are Real, the geometry (J, det J, its inverse) is computed in double from them.
+//
+// Physical gradients also apply fem/orientation.hpp's policy: each point's det J sign and shape
+// quality is or-ed into a per-element word in shared memory; after the compute barrier one thread per
+// element checks the word, and an invalid element's index goes to args.first_bad by atomicMin (sticky:
+// the plan reads and clears it when asked, backends/cuda/plan.cu). That z = 0 for S = 2 was checked
+// once, when the plan was built.
+//
+// Nothing here depends on the element beyond N, D and the table, so one template serves all 15 types;
+// what varies per element is instantiated at compile time, never branched on at run time.
+
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include "../../../core/layout.hpp"
+#include "../../../core/limits.hpp"
+#include "../../../core/operation.hpp"
+#include "../../../elements/indices.hpp"
+#include "../../../fem/geometry.hpp"
+#include "../../../fem/orientation.hpp"
+#include "../launch/shared_layout.hpp"
+#include "kernel_args.hpp"
+
+namespace feinterp::backends::cuda {
+
+/// S: the space dimension; only physical gradients read it (the other operations are instantiated
+/// with S = the default, and their kernels never touch coordinates).
+template <class Element, int C, Operation Op, int S, class Real>
+__device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  constexpr int W = Op == Operation::values ? 1 : D;  // table rows per (node, point)
+  constexpr bool physical = Op == Operation::physical_gradients;
+  constexpr int R = physical ? S : W;  // results per (point, component)
+  static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
+
+  const int Q = args.points;
+  const int elements_per_block = blockDim.z;
+  const SharedLayout layout = shared_layout(N, D, S, Op, Q, C, elements_per_block, sizeof(Real));
+  const int Qp = layout.padded_points;
+  extern __shared__ __align__(16) unsigned char shared[];
+  Real* s_table = reinterpret_cast<Real*>(shared + layout.table);
+  Real* s_field = reinterpret_cast<Real*>(shared + layout.field);
+  Real* s_coordinates = reinterpret_cast<Real*>(shared + layout.coordinates);
+  Real* s_output = reinterpret_cast<Real*>(shared + layout.output);
+  node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
+  unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
+
+  const int thread = threadIdx.x + blockDim.x * threadIdx.z;
+  const int threads = blockDim.x * blockDim.z;
+  const int z = threadIdx.z;
+  const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
+  // The store walks i = thread, thread + threads, ... and needs (element, r) = divmod(i, per_element):
+  // the stride is the same for every group, so the divisions by the run-time per_element are done
+  // once here instead of twice per stored value.
+  constexpr int CR = C * R;
+  const int per_element = Q * CR;
+  const int store_start_element = thread / per_element, store_start_r = thread - store_start_element * per_element;
+  const int store_step_elements = threads / per_element, store_step_r = threads - store_step_elements * per_element;
+
+  // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
+  // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
+  // not once per group. With one group per block, the first H100 run spent 6.5 ms on 50k p = 3
+  // hexahedra (0.5% of copy bandwidth) re-reading their 98 KB table 50k times.
+  for (int i = thread; i < N * W * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  if constexpr (physical)
+    for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
+
+  // 2. connectivity, one group ahead: group i's copy is issued before group i-1 is computed, so its
+  // DRAM latency hides behind that work instead of stalling the block at the top of every iteration.
+  auto fetch_connectivity = [&](offset_t group, node_index* target) {
+    const offset_t first = group * elements_per_block;
+    const offset_t remaining = args.elements - first;
+    const int count = (remaining < elements_per_block ? int(remaining) : elements_per_block) * N;
+    const node_index* source = args.connectivity + first * N;
+    for (int i = thread; i < count; i += threads) __pipeline_memcpy_async(target + i, source + i, sizeof(node_index));
+    __pipeline_commit();
+  };
+  int buffer = 0;
+  if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
+
+  for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
+    const offset_t first = group * elements_per_block;
+    const offset_t remaining = args.elements - first;
+    const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
+    const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
+    __pipeline_wait_prior(0);
+    __syncthreads();  // barrier A
+
+    // 3. gather
+    for (int i = thread; i < here * N * C; i += threads) {
+      const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
+      s_field[i] = __ldg(args.field + dof(connectivity[local_node], C, c));
+    }
+    if constexpr (physical) {
+      for (int i = thread; i < here * N * S; i += threads) {
+        const int local_node = i / S, k = i - local_node * S;
+        s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+      }
+    }
+    __syncthreads();  // barrier B
+    // The other buffer was last read by the previous group's gather, before the barrier above.
+    buffer ^= 1;
+    if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
+
+    // 4. compute
+    if (z < here) {
+      const Real* u = s_field + z * N * C;
+      unsigned orientation = 0u;
+      for (int q = threadIdx.x; q < Q; q += blockDim.x) {
+        Real result[C][W];
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+#pragma unroll
+          for (int w = 0; w < W; ++w) result[c][w] = Real(0);
+        double J[S][D];
+        if constexpr (physical) {
+#pragma unroll
+          for (int k = 0; k < S; ++k)
+#pragma unroll
+            for (int d = 0; d < D; ++d) J[k][d] = 0.0;
+        }
+#pragma unroll
+        for (int n = 0; n < N; ++n) {
+          Real shape[W];
+#pragma unroll
+          for (int w = 0; w < W; ++w) shape[w] = s_table[(n * W + w) * Q + q];
+#pragma unroll
+          for (int c = 0; c < C; ++c) {
+            const Real value = u[n * C + c];
+#pragma unroll
+            for (int w = 0; w < W; ++w) result[c][w] += shape[w] * value;
+          }
+          if constexpr (physical) {
+            const Real* x = s_coordinates + (z * N + n) * S;
+#pragma unroll
+            for (int k = 0; k < S; ++k)
+#pragma unroll
+              for (int d = 0; d < D; ++d) J[k][d] += double(x[k]) * double(shape[d]);
+          }
+        }
+        if constexpr (physical) {
+          const double det = jacobian_determinant(J);
+          orientation |= orientation_of(det, shape_quality(J, det));
+          double K[S][D];
+          inverse_transpose(J, det, K);
+#pragma unroll
+          for (int c = 0; c < C; ++c) {
+            double reference[D], gradient[S];
+#pragma unroll
+            for (int d = 0; d < D; ++d) reference[d] = double(result[c][d]);
+            physical_gradient<S, D>(K, reference, gradient);
+#pragma unroll
+            for (int k = 0; k < S; ++k) s_output[(z * CR + c * R + k) * Qp + q] = Real(gradient[k]);
+          }
+          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
+        } else {
+#pragma unroll
+          for (int c = 0; c < C; ++c)
+#pragma unroll
+            for (int w = 0; w < W; ++w) s_output[(z * CR + c * R + w) * Qp + q] = result[c][w];
+        }
+      }
+      if constexpr (physical)
+        if (orientation) atomicOr(s_orientation + z, orientation);
+    }
+    __syncthreads();  // barrier C
+
+    // Orientation: one thread per element reads its word, reports it if invalid, and clears it for the
+    // next group (whose compute writes it only after the next barriers A and B).
+    if constexpr (physical)
+      if (thread < here) {
+        if (!valid_orientation(s_orientation[thread]))
+          atomicMin(args.first_bad, (unsigned long long)(first + thread));
+        s_orientation[thread] = 0u;
+      }
+
+    // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
+    // The next group's compute phase rewrites s_output only after two more barriers.
+    Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
+    int element = store_start_element, r = store_start_r;  // i = element * per_element + r
+    for (int i = thread; i < here * per_element; i += threads) {
+      const int q = r / CR, cr = r - q * CR;  // CR is a constant: a multiply and a shift
+      out[i] = s_output[(element * CR + cr) * Qp + q];
+      element += store_step_elements;
+      r += store_step_r;
+      if (r >= per_element) {
+        r -= per_element;
+        ++element;
+      }
+    }
+  }
+}
+
+/// Three physical-gradient kernels are held to 64 registers (2 blocks of 512 threads per multiprocessor):
+/// C = 3 on p = 1 tetrahedra, p = 1 and p = 2 hexahedra, in double. Once the orientation check was added,
+/// ptxas gave them 98, 100 and 121 registers (against 78, 85 and 64 before), and the lost occupancy cost
+/// 26%, 20% and 47% of their time on the H100; capped, 11%, 5% and 8%. Elsewhere the cap measured slower
+/// (triangles +10-17%, p = 2 tetrahedra with C = 3 +5%) or changed nothing that matters (p = 3: one block
+/// of ~512 threads per multiprocessor either way). backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/
+/// surfaces-ab.md has the measurements; making this a variant the tuning sweep chooses is the general
+/// answer.
+#ifndef FEINTERP_CAP_REGISTERS
+#define FEINTERP_CAP_REGISTERS 1
+#endif
+template <class Element, int C, Operation Op, int S, class Real>
+constexpr bool register_capped() {
+  constexpr bool listed = (Element::shape == Shape::tetrahedron && Element::order == 1) ||
+                          (Element::shape == Shape::hexahedron && Element::order <= 2);
+  return FEINTERP_CAP_REGISTERS && sizeof(Real) == 8 && Op == Operation::physical_gradients && C == 3 && listed;
+}
+
+template <class Element, int C, Operation Op, int S, class Real>
+__global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs<Real> args) {
+  packed_body<Element, C, Op, S, Real>(args);
+}
+
+template <class Element, int C, Operation Op, int S, class Real>
+__global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs<Real> args) {
+  packed_body<Element, C, Op, S, Real>(args);
+}
+
+}  // namespace feinterp::backends::cuda

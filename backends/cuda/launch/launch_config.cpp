@@ -1,0 +1,132 @@
+#include "launch_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "../../../core/limits.hpp"
+#include "../tuning/registry.hpp"
+#include "shared_layout.hpp"
+
+namespace feinterp::backends::cuda {
+
+namespace {
+
+std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
+
+std::string describe(const LaunchShape& s) {
+  return to_string(s.type) + ", " + operation_name(s.op) + ", C = " + std::to_string(s.components) + ", Q = " +
+         std::to_string(s.points) + ", " + precision_name(s.precision);
+}
+
+tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name, device.major, device.minor}; }
+
+}  // namespace
+
+int threads_per_element(int points) { return std::min(points, max_threads_per_element); }
+
+std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
+  return shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op, s.points,
+                       s.components, elements_per_block, real_bytes(s.precision))
+      .bytes;
+}
+
+int max_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
+  const int threads = threads_per_element(s.points);
+  int count = std::min(max_threads_per_block / threads, feinterp::max_elements_per_block);
+  while (count > 0 && packed_shared_bytes(s, count) > device.shared_per_block_optin) --count;
+  return count;
+}
+
+int heuristic_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
+  const int threads = threads_per_element(s.points);
+  const int limit = max_elements_per_block(s, device);
+  int best = std::min(1, limit);
+  double best_utilisation = 0.0;
+  for (int count = 1; count <= limit; ++count) {
+    const int block = threads * count;
+    if (block % 32 == 0) return count;
+    const double utilisation = double(block) / (32.0 * ((block + 31) / 32));
+    if (utilisation > best_utilisation) {
+      best_utilisation = utilisation;
+      best = count;
+    }
+  }
+  return best;
+}
+
+int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table) {
+  const int heuristic = heuristic_elements_per_block(s, device);
+  const tuning::DeviceIdentity id = identity(device);
+  if (!table) {
+    tuning::warn_once("no table " + device.name,
+                      "no tuning table for " + tuning::describe(id) + ": elements_per_block from the heuristic");
+    return heuristic;
+  }
+  if (!table->matches(device.name, device.major, device.minor))
+    tuning::warn_once("foreign " + table->source + " " + device.name,
+                      "tuning table " + table->source + " was measured on " + table->device + " (compute capability " +
+                          table->compute_capability() + "); using it for " + tuning::describe(id) + " as asked");
+  const tuning::TuningKey key{s.type, s.op, s.components, s.points, s.precision};
+  const std::string where = table->source + " " + describe(s);
+  int count = 0;
+  const tuning::TuningEntry* entry = table->find(key);
+  if (entry) {
+    count = entry->elements_per_block;
+  } else if ((entry = table->nearest(key))) {
+    // Keep the block's thread count: the sweep measured a threads-per-block optimum at entry->points.
+    count = std::max(1, int(std::lround(double(entry->elements_per_block) * threads_per_element(entry->points) /
+                                        threads_per_element(s.points))));
+    tuning::warn_once("nearest " + where,
+                      "tuning table " + table->source + " has no entry for " + describe(s) + "; using its Q = " +
+                          std::to_string(entry->points) + " entry (line " + std::to_string(entry->line) + ", " +
+                          std::to_string(entry->elements_per_block) + " elements per block) scaled to " +
+                          std::to_string(count) + " elements per block (same threads per block)");
+  } else {
+    tuning::warn_once("none " + where, "tuning table " + table->source + " has no entry for " + describe(s) +
+                                           ": elements_per_block " + std::to_string(heuristic) + " from the heuristic");
+    return heuristic;
+  }
+  const int limit = max_elements_per_block(s, device);
+  if (count > limit) {
+    tuning::warn_once("fit " + where,
+                      "tuning table " + table->source + (entry->line ? ":" + std::to_string(entry->line) : std::string()) +
+                          ": " + std::to_string(count) + " elements per block for " + describe(s) + " do not fit " +
+                          tuning::describe(id) + " (at most " + std::to_string(limit) + "): elements_per_block " +
+                          std::to_string(heuristic) + " from the heuristic");
+    return heuristic;
+  }
+  return count;
+}
+
+int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
+  const std::shared_ptr<const tuning::TuningTable> table = tuning::tuning_table_for(identity(device));
+  return choose_elements_per_block(s, device, table.get());
+}
+
+LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, const DeviceInfo& device) {
+  if (s.points < 1) throw std::invalid_argument("interpolation needs at least one point, got " + std::to_string(s.points));
+  LaunchConfig config;
+  config.threads_per_element = threads_per_element(s.points);
+  const int limit = max_elements_per_block(s, device);
+  if (limit < 1)
+    throw std::invalid_argument("one " + to_string(s.type) + " element with " + std::to_string(s.points) + " points and " +
+                                std::to_string(s.components) + " components needs " +
+                                std::to_string(packed_shared_bytes(s, 1)) + " bytes of shared memory; " + device.name +
+                                " allows " + std::to_string(device.shared_per_block_optin) + " per block");
+  if (elements_per_block == 0) elements_per_block = choose_elements_per_block(s, device);
+  if (elements_per_block < 1 || elements_per_block > limit)
+    throw std::invalid_argument(
+        "elements_per_block = " + std::to_string(elements_per_block) + " does not fit " + device.name + " for " +
+        describe(s) + ": expected 1 to " + std::to_string(limit) + " (at most " + std::to_string(max_threads_per_block) +
+        " threads and " + std::to_string(device.shared_per_block_optin) + " bytes of shared memory per block; " +
+        std::to_string(elements_per_block) + " elements would need " +
+        std::to_string(elements_per_block * config.threads_per_element) + " threads and " +
+        std::to_string(packed_shared_bytes(s, std::max(elements_per_block, 1))) + " bytes)");
+  config.elements_per_block = elements_per_block;
+  config.shared_bytes = packed_shared_bytes(s, elements_per_block);
+  return config;
+}
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,70 @@
+// How a packed launch is shaped: threads per element, elements per block, shared memory; and the one
+// place where elements_per_block is decided.
+//
+// elements_per_block is a run-time argument (a sweep needs no recompilation). The decision
+// (choose_elements_per_block), in order:
+//   - the tuning table's entry for exactly this configuration (tuning/registry.hpp says which table);
+//   - else its entry for the same (element, operation, C, precision) with the nearest Q, the count
+//     scaled to keep the block's thread count: count * threads(Q_entry) / threads(Q), rounded, at least
+//     1 (the sweep's best block size is mostly a threads-per-block optimum: the GV100 p1 triangle curve
+//     flattens from 8 elements = 24 threads up), with a one-time warning;
+//   - else the heuristic (the smallest count that fills whole warps), with a one-time warning;
+//   - a count that does not fit the device (shared memory, threads) also falls back to the heuristic,
+//     with a one-time warning.
+// Every count is checked against the device before a launch; the limits themselves are core/limits.hpp.
+#pragma once
+
+#include <cstddef>
+
+#include "../../../core/operation.hpp"
+#include "../../../core/precision.hpp"
+#include "../../../elements/element_type.hpp"
+#include "../device.hpp"
+#include "../tuning/table.hpp"
+
+namespace feinterp::backends::cuda {
+
+/// What a launch computes, as far as its shape depends on it.
+struct LaunchShape {
+  ElementType type;
+  Operation op;
+  int points = 1;            ///< Q
+  int components = 1;        ///< C
+  int space_dimension = 2;   ///< S (physical gradients only)
+  Precision precision = Precision::fp64;
+};
+
+struct LaunchConfig {
+  int threads_per_element = 0;
+  int elements_per_block = 0;
+  std::size_t shared_bytes = 0;
+};
+
+/// One thread per point, up to max_threads_per_element (a larger point set is looped over).
+int threads_per_element(int points);
+
+/// Dynamic shared memory of the packed kernel (launch/shared_layout.hpp).
+std::size_t packed_shared_bytes(const LaunchShape& shape, int elements_per_block);
+
+/// The largest elements_per_block that fits the device: count <= max_elements_per_block (CUDA's limit on
+/// blockDim.z), threads_per_element * count <= max_threads_per_block (the kernel's launch bound) and shared
+/// memory <= the device's per-block opt-in limit. 0 if not even one element fits.
+int max_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
+
+/// The heuristic: the smallest count that makes threads_per_element * count a multiple of 32 (full
+/// warps), within the limits; if none fits, the count with the best warp utilisation.
+int heuristic_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
+
+/// The decision above, from `table` (nullptr: the heuristic, with a one-time "no table for this device"
+/// warning).
+int choose_elements_per_block(const LaunchShape& shape, const DeviceInfo& device, const tuning::TuningTable* table);
+
+/// The same from the table this process uses on `device` (tuning_table_for). Throws
+/// tuning::TuningTableError if FEINTERP_TUNING_TABLE names a bad file.
+int choose_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
+
+/// The full configuration for `elements_per_block` (0: choose), checked: throws std::invalid_argument
+/// naming the limit when the count does not fit the device.
+LaunchConfig packed_launch_config(const LaunchShape& shape, int elements_per_block, const DeviceInfo& device);
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,69 @@
+// SharedLayout: where each array of the packed kernel lives in dynamic shared memory, in bytes. Computed
+// by the same function on the host (to size the launch and refuse what does not fit) and in the kernel
+// (to place its pointers), so the two can never disagree.
+//
+//   [ table        nodes * W * Q reals      shape-function table, [n][w][q]: one copy per block      ]
+//   [ field        E * nodes * C reals      gathered nodal values, [z][n][c]                          ]
+//   [ coordinates  E * nodes * S reals      gathered node coordinates (physical gradients only)       ]
+//   [ output       E * C * R * Qp reals     results, [z][c*R + r][q]; Qp = Q rounded up to odd        ]
+//   [ connectivity 2 * E * nodes ints       two groups' connectivity: the next group's is copied in
+//                                           (cp.async) while the current one is computed and stored    ]
+//   [ orientation  E unsigned ints          per element, the or-ed orientation bits of its points
+//                                           (fem/orientation.hpp; physical gradients only)             ]
+//
+// with E = elements_per_block, reals of the plan's precision (8 or 4 bytes), W = 1 for values and D
+// (the reference dimension) for gradients, S the space dimension, and R the results per point and
+// component: 1, D, or S for physical gradients. Every array starts on a 16-byte boundary.
+//
+// Why the table is [n][w][q] and the output [z][cr][q] with odd Qp: thread q of an element reads
+// table[(n*W + w)*Q + q], so the 32 lanes of a warp read consecutive words (no bank conflict); in the
+// host's [q][n][w] order the stride between lanes would be nodes*W words, 192 for a p = 3 hexahedron, a
+// 16-way conflict. The output is written by lanes q, q+1 (consecutive) and read back in global order,
+// where consecutive lanes step by Qp: an odd stride of words spreads them over all banks.
+#pragma once
+
+#include <cstddef>
+
+#include "../../../core/config.hpp"
+#include "../../../core/operation.hpp"
+
+namespace feinterp::backends::cuda {
+
+struct SharedLayout {
+  int table_width;           ///< W: 1 for values, D for gradients
+  int result_width;          ///< R: 1 for values, D for reference gradients, S for physical gradients
+  int padded_points;         ///< Qp
+  std::size_t table;         ///< byte offsets from the start
+  std::size_t field;
+  std::size_t coordinates;
+  std::size_t output;
+  std::size_t connectivity;  ///< the two int arrays
+  std::size_t connectivity_stride;  ///< ints from the first connectivity buffer to the second
+  std::size_t orientation;   ///< the E unsigned ints
+  std::size_t bytes;         ///< total dynamic shared memory
+};
+
+FEINTERP_HD std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, int space_dimension, Operation op, int points,
+                                       int components, int elements_per_block, std::size_t real_bytes) {
+  SharedLayout layout{};
+  const std::size_t E = std::size_t(elements_per_block);
+  const bool physical = op == Operation::physical_gradients;
+  layout.table_width = op == Operation::values ? 1 : dimension;
+  layout.result_width = result_directions(op, dimension, space_dimension);
+  layout.padded_points = points | 1;
+  layout.table = 0;
+  layout.field = aligned16(layout.table + std::size_t(nodes) * layout.table_width * points * real_bytes);
+  layout.coordinates = aligned16(layout.field + E * nodes * components * real_bytes);
+  layout.output = aligned16(layout.coordinates + (physical ? E * nodes * space_dimension * real_bytes : 0));
+  layout.connectivity =
+      aligned16(layout.output + E * components * layout.result_width * layout.padded_points * real_bytes);
+  // Each buffer a multiple of 4 ints, so that both start 16-byte aligned for the asynchronous copies.
+  layout.connectivity_stride = (E * nodes + 3) / 4 * 4;
+  layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
+  layout.bytes = aligned16(layout.orientation + (physical ? E * sizeof(unsigned) : 0));
+  return layout;
+}
+
+}  // namespace feinterp::backends::cuda

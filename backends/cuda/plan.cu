@@ -1,0 +1,158 @@
+#include "plan.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "../../fem/arguments.hpp"
+#include "../../fem/orientation.hpp"
+#include "kernels/baseline_kernel.cuh"
+#include "device.hpp"
+#include "error.hpp"
+
+namespace feinterp::backends::cuda {
+
+namespace {
+
+// Above 48 KB a block gets dynamic shared memory only after its kernel's limit is raised. The attribute
+// is per kernel function, process-wide: raising it to the largest size asked for so far is set once per
+// (kernel, size), not per call.
+void allow_shared_memory(const void* kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  static std::mutex mutex;
+  static std::vector<std::pair<const void*, std::size_t>> raised;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& [k, b] : raised)
+    if (k == kernel && b >= bytes) return;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+        "raising a kernel's shared-memory limit");
+  raised.emplace_back(kernel, bytes);
+}
+
+}  // namespace
+
+template <class Real>
+Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& points, const Real* coordinates,
+                 const PlanOptions& options)
+    : block_(std::move(block)),
+      table_(block_->view().type, points, options.stream),
+      coordinates_(coordinates),
+      options_(options),
+      space_dimension_(feinterp::space_dimension(block_->view())),
+      flag_(1),
+      slots_(std::make_unique<std::array<Slot, 3 * max_components>>()) {
+  if (options.elements_per_block < 0)
+    throw std::invalid_argument("elements_per_block = " + std::to_string(options.elements_per_block) +
+                                ": expected 0 (the tuned choice) or a count >= 1");
+  check_cuda(cudaMemsetAsync(flag_.data(), 0xff, sizeof(unsigned long long), options.stream), "clearing a plan's flag");
+  if (coordinates_) check_planar(*block_, coordinates_, precision_of<Real>(), options.stream);
+  check_cuda(cudaStreamSynchronize(options.stream), "building a plan");
+}
+
+template <class Real>
+typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components) const {
+  const BlockView& view = block_->view();
+  const DeviceInfo& device = current_device();
+  Launch l;
+  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_);
+  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>()};
+  if (options_.kernel == Kernel::baseline) {
+    const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
+                                                    space_dimension_, op, table_.points(), sizeof(Real));
+    if (bytes > device.shared_per_block_optin)
+      throw std::invalid_argument("the baseline kernel needs " + std::to_string(bytes) + " bytes of shared memory for " +
+                                  to_string(view.type) + " with " + std::to_string(table_.points()) + " points; " +
+                                  device.name + " allows " + std::to_string(device.shared_per_block_optin));
+    if (view.element_count > INT_MAX)
+      throw std::invalid_argument("the baseline kernel runs one block per element: at most 2^31 - 1 elements");
+    allow_shared_memory(l.kernels.baseline, bytes);
+    l.config = {threads_per_element(table_.points()), 1, bytes};
+    l.grid = dim3(unsigned(std::max<offset_t>(view.element_count, 1)));
+    l.block = dim3(unsigned(l.config.threads_per_element));
+    return l;
+  }
+  l.config = packed_launch_config(shape, options_.elements_per_block, device);
+  allow_shared_memory(l.kernels.packed, l.config.shared_bytes);
+  // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
+  // strides over groups of elements), never more than there are groups.
+  const int threads = l.config.threads_per_element * l.config.elements_per_block;
+  int resident = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, l.kernels.packed, threads, l.config.shared_bytes),
+             "querying the packed kernel's occupancy");
+  const offset_t groups = (view.element_count + l.config.elements_per_block - 1) / l.config.elements_per_block;
+  const offset_t blocks = std::min<offset_t>(std::max<offset_t>(groups, 1), offset_t(std::max(resident, 1)) * device.multiprocessors);
+  l.grid = dim3(unsigned(blocks));
+  l.block = dim3(unsigned(l.config.threads_per_element), 1, unsigned(l.config.elements_per_block));
+  return l;
+}
+
+template <class Real>
+const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components) const {
+  if (components < 1 || components > max_components)
+    throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
+                                std::to_string(max_components));
+  Slot& slot = (*slots_)[std::size_t(int(op) * max_components + components - 1)];
+  std::call_once(slot.once, [&] { slot.launch = decide(op, components); });  // retried if decide throws
+  return slot.launch;
+}
+
+template <class Real>
+void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj) const {
+  apply(op, u, out, detj, options_.stream);
+}
+
+template <class Real>
+void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj,
+                       cudaStream_t stream) const {
+  const BlockView& view = block_->view();
+  check_interpolation_arguments(
+      "apply", interpolation_arguments(op, view.type, view.element_count, space_dimension_, table_.type(),
+                                       table_.points(), block_->node_count(), u, out, detj, coordinates_));
+  if (view.element_count == 0) return;
+  const Launch& l = launch(op, u.components);
+  const KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_,
+                              op == Operation::values ? table_.values() : table_.gradients(),
+                              table_.points(), u.components, out.data, detj.data, flag_.data(), nullptr};
+  const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;
+  function(l.grid, l.block, l.config.shared_bytes, stream, args);
+  check_launch(operation_name(op));
+}
+
+template <class Real>
+void Plan<Real>::check(cudaStream_t stream) const {
+  // The flag is read on `stream` itself, after its launches: this waits for that stream only, never for
+  // the device or the legacy default stream.
+  unsigned long long bad = no_element;
+  check_cuda(cudaMemcpyAsync(&bad, flag_.data(), sizeof bad, cudaMemcpyDeviceToHost, stream), "reading a plan's flag");
+  check_cuda(cudaStreamSynchronize(stream), "waiting for a plan's launches");
+  if (bad == no_element) return;
+  check_cuda(cudaMemsetAsync(flag_.data(), 0xff, sizeof(unsigned long long), stream), "clearing a plan's flag");
+  // Why: the baseline kernel on that element alone records each point's det J and orientation. Its field
+  // is the coordinates themselves (3 components, node_count * 3 values: every read stays in bounds),
+  // whatever field the flagged launch had, which may be gone by now.
+  const BlockView& view = block_->view();
+  const int N = nodes_per_element(view.type), D = dimension(view.type.shape), Q = table_.points();
+  DeviceBuffer<Real> detj{std::size_t(Q)}, out{output_size(Operation::physical_gradients, 1, Q, 3, D, space_dimension_)};
+  DeviceBuffer<unsigned> bits{std::size_t(Q)};
+  DeviceBuffer<unsigned long long> scratch(1);
+  const KernelSet<Real> kernels = kernel_set<Real>(view.type, Operation::physical_gradients, 3, space_dimension_);
+  const std::size_t bytes = baseline_shared_bytes(N, D, space_dimension_, Operation::physical_gradients, Q, sizeof(Real));
+  allow_shared_memory(kernels.baseline, bytes);
+  const KernelArgs<Real> one{view.connectivity + offset_t(bad) * N, 1, coordinates_, coordinates_, table_.gradients(), Q, 3,
+                             out.data(), detj.data(), scratch.data(), bits.data()};
+  kernels.launch_baseline(dim3(1), dim3(unsigned(threads_per_element(Q))), bytes, stream, one);
+  check_launch("the rerun of a flagged element");
+  const std::vector<Real> dets = detj.to_host(stream);  // waits for the rerun
+  const std::vector<unsigned> orientation = bits.to_host(stream);
+  OrientationRecord record;
+  for (int q = 0; q < Q; ++q) record.add(q, double(dets[std::size_t(q)]), orientation[std::size_t(q)]);
+  check_orientation(view, offset_t(bad), record, D < space_dimension_);
+  throw std::logic_error("the GPU flagged " + describe_element(view, offset_t(bad)) +
+                         " as degenerate, but its rerun finds det J of one sign at every point");
+}
+
+template class Plan<double>;
+template class Plan<float>;
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,95 @@
+// Plan<Real>: the CUDA backend's work for one block and one point set, in one precision, built once:
+// the block checked (connectivity in range, z = 0 for a planar block), the shape functions tabulated on
+// the device, and for each (operation, component count) the launch decided once, at its first call,
+// and cached: kernel, elements_per_block, grid, shared-memory attribute. A call (apply) is then a size
+// check and a kernel launch, asynchronous on the plan's stream, and nothing else: no allocation, no
+// synchronisation.
+//
+// Degenerate and tangled elements (fem/orientation.hpp) found by physical gradients are recorded on the
+// device in the plan's flag, which is sticky: the smallest such element is kept until check() reads it.
+// check() waits for the stream, and throws DegenerateElementError naming that element (a one-element
+// rerun of the baseline kernel says at which point and why), then clears the flag. Plans that share a
+// block have a flag each, so work on one stream can never hide the other's error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <memory>
+#include <mutex>
+
+#include "../../core/limits.hpp"
+#include "../../core/operation.hpp"
+#include "../../fem/point_set.hpp"
+#include "device_block.hpp"
+#include "device_buffer.hpp"
+#include "device_tabulation.hpp"
+#include "kernels/kernel_set.hpp"
+#include "launch/launch_config.hpp"
+
+namespace feinterp::backends::cuda {
+
+enum class Kernel {
+  packed,    ///< several elements per block along threadIdx.z (the product)
+  baseline,  ///< one element per block, the seed's port (for benchmarks)
+};
+
+struct PlanOptions {
+  int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
+  Kernel kernel = Kernel::packed;
+  cudaStream_t stream = nullptr;
+};
+
+template <class Real>
+class Plan {
+ public:
+  /// `coordinates`: device x[node*3 + k] of block->node_count() nodes, needed for physical gradients
+  /// (null: the plan refuses them). Throws std::invalid_argument for points of another shape, an empty
+  /// point set, an elements_per_block that does not fit, or a node off the plane z = 0 in a block of
+  /// space dimension 2 (naming it).
+  Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& points, const Real* coordinates,
+       const PlanOptions& options = {});
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  const DeviceBlock& block() const { return *block_; }
+  int points() const { return table_.points(); }
+  int space_dimension() const { return space_dimension_; }
+  const PlanOptions& options() const { return options_; }
+
+  /// Launches `op` on `stream` (the plan's unless given). Device arrays; sizes checked (core/layout.hpp).
+  void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
+  void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj,
+             cudaStream_t stream) const;
+
+  /// Waits for `stream` (the plan's unless given), then throws DegenerateElementError if a physical-
+  /// gradient launch of this plan met a degenerate or tangled element since the last check.
+  void check() const { check(options_.stream); }
+  void check(cudaStream_t stream) const;
+
+  /// The launch configuration of (op, components), as apply uses it (decided at the first use).
+  LaunchConfig launch_config(Operation op, int components) const { return launch(op, components).config; }
+
+ private:
+  struct Launch {
+    KernelSet<Real> kernels{};
+    LaunchConfig config;
+    dim3 grid, block;
+  };
+  struct Slot {
+    std::once_flag once;
+    Launch launch;
+  };
+  const Launch& launch(Operation op, int components) const;
+  Launch decide(Operation op, int components) const;
+
+  std::shared_ptr<const DeviceBlock> block_;
+  DeviceTabulation<Real> table_;
+  const Real* coordinates_;
+  PlanOptions options_;
+  int space_dimension_;
+  mutable DeviceBuffer<unsigned long long> flag_;  // the sticky flag: written by launches of a const plan
+  mutable std::unique_ptr<std::array<Slot, 3 * max_components>> slots_;
+};
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,113 @@
+// TuningTable: the measured best elements_per_block of the packed kernel, per configuration and
+// precision, for one GPU. One text file per GPU, checked in under backends/cuda/tuning/tables/ and
+// embedded into the library at build time (embed_tables.cmake); written by feinterp-sweep. Plain C++:
+// no CUDA needed to read one.
+//
+// The format (v2), line by line; '#' starts a comment anywhere, blank lines are ignored:
+//
+//   # feinterp tuning table v2                   <- first line, exactly: the format and its version
+//   device: NVIDIA H100 80GB HBM3                <- cudaDeviceProp::name, matched exactly (case-sensitive)
+//   compute_capability: 9.0                      <- major.minor, matched exactly
+//   points: nodes                                <- the sweep's point set: nodes | quadrature | mixed
+//   # element order components operation precision points elements_per_block time_us
+//   triangle 1 1 reference_gradients fp64 3 32 43.9
+//
+// The three header keys come before the first entry, each exactly once. An entry has 8 fields:
+//   element             line | triangle | quadrilateral | tetrahedron | hexahedron (tri, quad, tet, hex accepted)
+//   order               1 to 3
+//   components          1 to 9 (C)
+//   operation           values | reference_gradients | physical_gradients
+//   precision           fp64 | fp32
+//   points              reference points per element (Q) >= 1; with "points: nodes", the element's node count
+//   elements_per_block  1 to 64 (64: CUDA's limit on blockDim.z); the best count the sweep found
+//   time_us             the median launch time at that count, in microseconds (> 0; informational)
+// No two entries share (element, order, components, operation, precision, points). Version 1 tables
+// (no precision column, 7 fields) are read as fp64.
+//
+// Errors: parse_tuning_table throws TuningTableError naming the file (or "embedded:<file>"), the line
+// number and what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../../../core/operation.hpp"
+#include "../../../core/precision.hpp"
+#include "../../../elements/element_type.hpp"
+
+namespace feinterp::tuning {
+
+/// The first line of every table this version writes: the format's name and version.
+inline constexpr const char* table_signature = "# feinterp tuning table v2";
+/// The first line of the previous version, still read (its entries are fp64).
+inline constexpr const char* table_signature_v1 = "# feinterp tuning table v1";
+
+/// A malformed table: what() reads "<source>:<line>: <problem>; expected <what>".
+class TuningTableError : public std::invalid_argument {
+ public:
+  TuningTableError(const std::string& source, int line, const std::string& message);
+  const std::string& source() const { return source_; }
+  int line() const { return line_; }  ///< 1-based; 0 when the problem is the file as a whole
+
+ private:
+  std::string source_;
+  int line_;
+};
+
+/// What an entry is for: the lookup key.
+struct TuningKey {
+  ElementType type;
+  Operation op;
+  int components;
+  int points;
+  Precision precision = Precision::fp64;
+};
+
+struct TuningEntry {
+  ElementType type{Shape::triangle, 1};
+  int components = 1;
+  Operation op = Operation::values;
+  Precision precision = Precision::fp64;
+  int points = 1;
+  int elements_per_block = 1;
+  double time_us = 0;
+  int line = 0;  ///< where it was read (0 if built in code): for messages
+};
+
+struct TuningTable {
+  std::string source;  ///< file path or "embedded:<file name>", for messages
+  std::string device;  ///< e.g. "NVIDIA H100 80GB HBM3"
+  int major = 0, minor = 0;
+  std::string point_set = "nodes";  ///< nodes | quadrature | mixed
+  std::vector<TuningEntry> entries;  ///< sorted by key (sort_entries)
+
+  std::string compute_capability() const { return std::to_string(major) + "." + std::to_string(minor); }
+  /// True if the table was measured on this device: same name and compute capability.
+  bool matches(std::string_view device_name, int device_major, int device_minor) const;
+  /// The entry for exactly this key, or nullptr.
+  const TuningEntry* find(const TuningKey& key) const;
+  /// The entry of the same element type, operation, components and precision whose point count is
+  /// nearest to key.points (ties: the smaller count), or nullptr when there is none.
+  const TuningEntry* nearest(const TuningKey& key) const;
+  /// Sorts by (shape, order, operation, components, precision, points) and throws TuningTableError on a
+  /// duplicate.
+  void sort_entries();
+};
+
+/// Parses a table; `source` names it in errors. Throws TuningTableError.
+TuningTable parse_tuning_table(const std::string& text, const std::string& source);
+
+/// Reads and parses a file. Throws TuningTableError (unreadable file: line 0).
+TuningTable load_tuning_table(const std::string& path);
+
+/// The text of a table, in the format above (entries sorted, a column header, comment lines from
+/// `comments` after the signature, each prefixed with "# "). parse(format(t)) == t.
+std::string format_tuning_table(const TuningTable& table, const std::vector<std::string>& comments = {});
+
+/// "nvidia-h100-80gb-hbm3": the device name lower-cased, runs of other characters as one '-'; the file
+/// name (plus ".txt") under which a device's table is checked in.
+std::string table_file_stem(const std::string& device_name);
+
+}  // namespace feinterp::tuning
