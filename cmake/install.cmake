@@ -1,5 +1,5 @@
 # Installation and the CMake package: `cmake --install BUILD --prefix P` puts
-#   P/include/feinterp/{elements,fem,cuda,tuning,mesh}/*.hpp   (included as <feinterp/fem/...>)
+#   P/include/feinterp/{core,elements,fem,backends/...,interpolator,mesh}/*.hpp   (as <feinterp/fem/...>)
 #   P/lib/libfeinterp_*.a                                      (static, position-independent)
 #   P/bin/feinterp, feinterp-bench, feinterp-sweep, ...        (those this build has)
 #   P/lib/cmake/feinterp/feinterpConfig.cmake (+ version file, exported targets)
@@ -13,7 +13,7 @@ set(FEINTERP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/feinterp)
 
 # ---- libraries, with the names consumers see (feinterp::core, not feinterp::feinterp_core) -------------
 set(_feinterp_export_targets)
-foreach(_target elements fem tuning cuda mesh core)
+foreach(_target elements fem cpu tuning cuda interpolator mesh core)
   if(TARGET feinterp_${_target})
     list(APPEND _feinterp_export_targets feinterp_${_target})
     set_target_properties(feinterp_${_target} PROPERTIES EXPORT_NAME ${_target})
@@ -44,6 +44,7 @@ function(_feinterp_rewrite_link_interface target from to)
   set_target_properties(${target} PROPERTIES INTERFACE_LINK_LIBRARIES "${_rewritten}")
 endfunction()
 _feinterp_rewrite_link_interface(feinterp_fem Eigen3::Eigen "")
+_feinterp_rewrite_link_interface(feinterp_cpu Eigen3::Eigen "")
 _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
 
 install(TARGETS ${_feinterp_export_targets}
@@ -53,11 +54,12 @@ install(TARGETS ${_feinterp_export_targets}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- headers: each folder's public *.hpp (not .cuh kernels, not mesh/detail, not tools/) --------------
-foreach(_folder elements fem cuda tuning mesh)
-  if((_folder STREQUAL "cuda" AND NOT TARGET feinterp_cuda) OR (_folder STREQUAL "tuning" AND NOT TARGET feinterp_tuning))
-    continue()
-  endif()
-  file(GLOB _headers CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${_folder}/*.hpp)
+set(_feinterp_header_folders core elements fem backends/cpu interpolator mesh)
+if(TARGET feinterp_cuda)
+  list(APPEND _feinterp_header_folders backends/cuda backends/cuda/kernels backends/cuda/launch backends/cuda/tuning)
+endif()
+foreach(_folder ${_feinterp_header_folders})
+  file(GLOB _headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_folder}/*.hpp)
   install(FILES ${_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/feinterp/${_folder})
 endforeach()
 
