@@ -18,11 +18,9 @@
 #include <stdexcept>
 
 #include <feinterp/elements/visit.hpp>
-#include <feinterp/fem/interpolate.hpp>
-#include <feinterp/fem/layout.hpp>
+#include <feinterp/core/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/relative_difference.hpp>
-#include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/traffic.hpp>
 #include <feinterp/mesh/generate.hpp>
 
@@ -97,11 +95,11 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   for (offset_t n = 0; n < nodes; ++n) polynomial.evaluate(&mesh.coordinates[std::size_t(3 * n)], &field[std::size_t(n * C)], nullptr);
 
   // The geometry at the points, on the CPU: x_k(xi_q) and dx_k/dxi_d.
-  const Tabulation table = tabulate(type, points);
+  const feinterp::Interpolator<double> geometry(block, nodes, points, nullptr, {Executor::cpu});
   const FieldView coordinates{mesh.coordinates.data(), mesh.coordinates.size(), 3};
   std::vector<double> x(std::size_t(E * Q * 3)), dx(std::size_t(E * Q * 3 * D));
-  interpolate_values(block, table, nodes, coordinates, {x.data(), x.size()});
-  interpolate_reference_gradients(block, table, nodes, coordinates, {dx.data(), dx.size()});
+  geometry.apply(Operation::values, coordinates, {x.data(), x.size()});
+  geometry.apply(Operation::reference_gradients, coordinates, {dx.data(), dx.size()});
   const std::size_t EQ = std::size_t(E) * std::size_t(Q);
   std::vector<double> exact_values(EQ * std::size_t(C)), exact_physical(EQ * std::size_t(C * S)),
       exact_reference(EQ * std::size_t(C * D));

@@ -12,10 +12,8 @@
 #include <iostream>
 #include <stdexcept>
 
-#include <feinterp/fem/interpolate.hpp>
-#include <feinterp/fem/layout.hpp>
+#include <feinterp/core/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
-#include <feinterp/fem/tabulation.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
@@ -230,10 +228,10 @@ int run_interpolate(const InterpolateOptions& o) {
         times.kernel += r.seconds[i];
       }
     if (!o.csv.empty()) {
-      const Tabulation table = tabulate(block.type, r.points);
+      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu});
       r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
-      interpolate_values(block.view(), table, mesh.node_count(), {mesh.coordinates.data(), mesh.coordinates.size(), 3},
-                         {r.physical_points.data(), r.physical_points.size()});
+      geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+                     {r.physical_points.data(), r.physical_points.size()});
     }
     results.push_back(std::move(r));
   }

@@ -7,24 +7,17 @@
 // term in main), assembled with the quadrature weights times the det J that physical_gradients returns. The degree-4 Gauss rule
 // integrates the degree-2 integrand exactly on these affine hexahedra, so the only error is round-off.
 //
-// On the GPU (feinterp built with CUDA and a device present) the connectivity, coordinates and field
-// go to device memory once and the kernel reads them there, as a GPU FEM code would; otherwise the
-// same call runs on the CPU threads.
+// One code path for both executors: the plan picks the GPU when feinterp was built with CUDA and a
+// device is present (else the CPU threads), and the connectivity, coordinates and field go once to
+// where it computes (ExecutorArray: device memory for the GPU), as a GPU FEM code would keep them.
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include <feinterp/elements/element_type.hpp>
-#include <feinterp/fem/interpolate.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
-#include <feinterp/fem/tabulation.hpp>
-
-#if FEINTERP_HAS_CUDA
-#include <feinterp/cuda/device.hpp>
-#include <feinterp/cuda/device_buffer.hpp>
-#include <feinterp/cuda/interpolate.hpp>
-#endif
+#include <feinterp/interpolator/interpolator.hpp>
 
 using namespace feinterp;
 
@@ -78,32 +71,21 @@ int main() {
     const ElementType type{Shape::hexahedron, 2};
     const PointSet rule = quadrature_rule(type.shape, 4);
     const std::size_t Q = std::size_t(rule.size()), E = std::size_t(mesh.elements);
-    std::vector<double> gradients(E * Q * 3), detj(E * Q);
-    const BlockView block{type, mesh.connectivity.data(), mesh.elements};
-    const FieldView field{u.data(), u.size(), 1};
-    const char* where = "CPU";
+    // Where the plan computes (Executor::automatic: the GPU if there is one), and the arrays there.
+    const Executor executor = resolve_executor(Executor::automatic);
+    const ExecutorArray<node_index> connectivity(executor, mesh.connectivity);
+    const ExecutorArray<double> coordinates(executor, mesh.coordinates), field(executor, u);
+    ExecutorArray<double> gradients_there(executor, E * Q * 3), detj_there(executor, E * Q);
 
-#if FEINTERP_HAS_CUDA
-    if (cuda::cuda_available()) {
-      // Device arrays, as a GPU FEM code keeps them; feinterp wraps them without copying.
-      const cuda::DeviceBuffer<node_index> d_connectivity(mesh.connectivity);
-      const cuda::DeviceBuffer<double> d_coordinates(mesh.coordinates), d_u(u);
-      cuda::DeviceBuffer<double> d_gradients(gradients.size()), d_detj(detj.size());
-      const cuda::DeviceBlock d_block =
-          cuda::DeviceBlock::wrap({type, d_connectivity.data(), mesh.elements}, mesh.nodes);
-      const cuda::DeviceTabulation table(type, rule);
-      cuda::interpolate_physical_gradients(d_block, table, d_coordinates.data(), {d_u.data(), d_u.size(), 1},
-                                           {d_gradients.data(), d_gradients.size()}, {d_detj.data(), d_detj.size()});
-      d_gradients.download(gradients.data(), gradients.size());
-      d_detj.download(detj.data(), detj.size());
-      where = "GPU";
-    } else
-#endif
-    {
-      const Tabulation table = tabulate(type, rule);
-      interpolate_physical_gradients(block, table, mesh.coordinates.data(), mesh.nodes, field,
-                                     {gradients.data(), gradients.size()}, {detj.data(), detj.size()});
-    }
+    const BlockView block{type, connectivity.data(), mesh.elements};  // checked once, by the plan
+    InterpolatorOptions options;
+    options.executor = executor;
+    const Interpolator<double> plan(block, mesh.nodes, rule, coordinates.data(), options);
+    plan.apply(Operation::physical_gradients, {field.data(), field.size(), 1},
+               {gradients_there.data(), gradients_there.size()}, {detj_there.data(), detj_there.size()});
+    plan.check();  // on the GPU: waits, and reports a degenerate element if one was met
+    const std::vector<double> gradients = gradients_there.to_vector(), detj = detj_there.to_vector();
+    const char* where = executor == Executor::cuda ? "GPU" : "CPU";
 
     double energy = 0;
     for (std::size_t e = 0; e < E; ++e)

@@ -1,6 +1,8 @@
 // feinterp-bench: times the packed kernel (elements_per_block from the tuning table, or the
 // heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
-// against the device's copy bandwidth measured in the same run. Prints a table, writes CSV.
+// against the device's copy bandwidth measured in the same run. Kernel-only times (batches of
+// back-to-back launches, gpu_timing.hpp) and, apart, the host's cost of one call. Prints a table,
+// writes CSV.
 //
 //   feinterp-bench                       all 15 element types, C = 1 and C = dim, reference gradients, ~1M elements
 //   feinterp-bench --quick               ~50k elements, fewer repeats: under a minute
@@ -11,18 +13,18 @@
 #include <iostream>
 #include <sstream>
 
-#include <feinterp/cuda/device.hpp>
-#include <feinterp/cuda/launch_config.hpp>
+#include <feinterp/backends/cuda/device.hpp>
+#include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/generate.hpp>
-#include <feinterp/tuning/registry.hpp>
 
 #include "atomic_write.hpp"
 #include "benchmark_case.hpp"
 #include "selection.hpp"
 
 using namespace feinterp;
+namespace cuda = feinterp::backends::cuda;
 
 namespace {
 
@@ -30,10 +32,11 @@ struct Row {
   ElementType type;
   int components;
   Operation op;
+  Precision precision;
   offset_t elements, nodes;
   int points, elements_per_block, rotations;
   offset_t bytes;
-  double baseline_ms, packed_ms;
+  double baseline_ms, packed_ms, host_us;
 };
 
 double gbs(offset_t bytes, double ms) { return double(bytes) / (ms * 1e-3) / 1e9; }
@@ -69,48 +72,54 @@ int main(int argc, char** argv) {
       const tuning::GeneratedBlock mesh = tuning::generate_block(type, selection);
       const PointSet points = selection.point_set(type);
       for (int C : selection.component_counts(type))
-        for (Operation op : selection.operations) {
-          tuning::BenchmarkCase bench({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op}, selection.seed);
-          cuda::LaunchOptions packed, baseline;
-          baseline.kernel = cuda::Kernel::baseline;
-          const double difference = max_relative_difference(bench.result(packed), bench.result(baseline));
-          if (!(difference <= 1e-12))
-            throw std::runtime_error("packed and baseline kernels disagree for " + to_string(type) + ", C = " +
-                                     std::to_string(C) + ": relative difference " + std::to_string(difference));
-          Row row{type, C, op, mesh.element_count(), mesh.node_count(), points.size(),
-                  cuda::packed_launch_config(type, op, points.size(), C, space_dimension(mesh.block()), 0, device)
-                      .elements_per_block,
-                  bench.rotations(), bench.minimal_bytes(), 0, 0};
-          row.baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
-          row.packed_ms = bench.time(packed, warmup, repeats).median_ms;
-          rows.push_back(row);
-          std::fprintf(stderr, "  C=%d %-19s baseline %8.3f ms  packed %8.3f ms (%d/block)  %5.1f%% of copy\n", C,
-                       operation_name(op), row.baseline_ms, row.packed_ms, row.elements_per_block,
-                       100.0 * gbs(row.bytes, row.packed_ms) / copy);
-        }
+        for (Operation op : selection.operations)
+          for (Precision precision : selection.precisions) {
+            tuning::BenchmarkCase bench({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op, precision},
+                                        selection.seed);
+            const tuning::CaseLaunch packed{cuda::Kernel::packed, 0}, baseline{cuda::Kernel::baseline, 0};
+            // Both kernels compute the same sums in the same order per element: equal to rounding of Real.
+            const double tolerance = precision == Precision::fp64 ? 1e-12 : 1e-5;
+            const double difference = max_relative_difference(bench.result(packed), bench.result(baseline));
+            if (!(difference <= tolerance))
+              throw std::runtime_error("packed and baseline kernels disagree for " + to_string(type) + ", C = " +
+                                       std::to_string(C) + ", " + precision_name(precision) +
+                                       ": relative difference " + std::to_string(difference));
+            Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
+                    bench.launch_config(packed).elements_per_block, bench.rotations(), bench.minimal_bytes(), 0, 0, 0};
+            row.baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
+            const tuning::Timing timing = bench.time(packed, warmup, repeats);
+            row.packed_ms = timing.median_ms;
+            row.host_us = timing.host_us;
+            rows.push_back(row);
+            std::fprintf(stderr, "  C=%d %-19s %s baseline %8.3f ms  packed %8.3f ms (%d/block)  %5.1f%% of copy\n", C,
+                         operation_name(op), precision_name(precision), row.baseline_ms, row.packed_ms,
+                         row.elements_per_block, 100.0 * gbs(row.bytes, row.packed_ms) / copy);
+          }
     }
 
-    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; times are medians of %d launches (ms)\n",
+    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
+                "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), repeats);
-    std::printf("%-15s %2s %-19s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s\n", "element", "C", "operation", "elements",
-                "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%");
+    std::printf("%-15s %2s %-19s %4s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
+                "prec", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%", "host");
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
         << FEINTERP_GIT_REVISION << "\n";
-    csv << "element,order,components,operation,elements,nodes,points,minimal_bytes,rotations,baseline_ms,packed_ms,"
-           "elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,packed_fraction_of_copy\n";
+    csv << "element,order,components,operation,precision,elements,nodes,points,minimal_bytes,rotations,baseline_ms,"
+           "packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
+           "packed_fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {
       const double packed_gbs = gbs(r.bytes, r.packed_ms), baseline_gbs = gbs(r.bytes, r.baseline_ms);
-      std::printf("%-15s %2d %-19s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%%\n",
-                  to_string(r.type).c_str(), r.components, operation_name(r.op), (long long)r.elements, r.points,
-                  r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block, r.baseline_ms / r.packed_ms,
-                  packed_gbs, 100 * packed_gbs / copy, 100 * baseline_gbs / copy);
+      std::printf("%-15s %2d %-19s %4s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
+                  to_string(r.type).c_str(), r.components, operation_name(r.op), precision_name(r.precision),
+                  (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
+                  r.baseline_ms / r.packed_ms, packed_gbs, 100 * packed_gbs / copy, 100 * baseline_gbs / copy, r.host_us);
       csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << r.components << ',' << operation_name(r.op) << ','
-          << r.elements << ',' << r.nodes << ',' << r.points << ',' << r.bytes << ',' << r.rotations << ','
-          << r.baseline_ms << ',' << r.packed_ms << ',' << r.elements_per_block << ',' << r.baseline_ms / r.packed_ms
-          << ',' << baseline_gbs << ',' << packed_gbs << ',' << copy << ',' << baseline_gbs / copy << ','
-          << packed_gbs / copy << '\n';
+          << precision_name(r.precision) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ',' << r.bytes
+          << ',' << r.rotations << ',' << r.baseline_ms << ',' << r.packed_ms << ',' << r.elements_per_block << ','
+          << r.baseline_ms / r.packed_ms << ',' << baseline_gbs << ',' << packed_gbs << ',' << copy << ','
+          << baseline_gbs / copy << ',' << packed_gbs / copy << ',' << r.host_us << '\n';
     }
     if (!csv_path.empty()) tools::write_file_atomically(csv_path, csv.str());
   } catch (const std::exception& e) {

@@ -1,64 +1,119 @@
 #include "benchmark_case.hpp"
 
 #include <algorithm>
+#include <map>
 #include <random>
+#include <utility>
 
-#include <feinterp/cuda/device.hpp>
+#include <feinterp/backends/cuda/device.hpp>
 #include <feinterp/fem/traffic.hpp>
 
 namespace feinterp::tuning {
 
-BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) : spec_(spec) {
+struct BenchmarkCase::Runner {
+  virtual ~Runner() = default;
+  virtual int rotations() const = 0;
+  virtual void launch(int index, const CaseLaunch& launch) = 0;
+  virtual std::vector<double> result(const CaseLaunch& launch) = 0;
+  virtual cuda::LaunchConfig launch_config(const CaseLaunch& launch) = 0;
+  virtual void prepare(const CaseLaunch& launch) = 0;
+};
+
+template <class Real>
+struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
+  struct Set {
+    std::shared_ptr<const cuda::DeviceBlock> block;
+    cuda::DeviceBuffer<Real> field, coordinates, out, detj;
+    std::map<std::pair<int, int>, std::unique_ptr<cuda::Plan<Real>>> plans;  // per (kernel, elements_per_block)
+  };
+  CaseSpec spec;
+  std::vector<Set> sets;
+
+  RunnerOf(const CaseSpec& s, unsigned seed, offset_t minimal_bytes) : spec(s) {
+    const int Q = spec.points.size(), C = spec.components;
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::vector<Real> field(std::size_t(spec.node_count) * C);
+    for (Real& x : field) x = Real(unit(rng));  // never zeros: they can hide unwritten outputs and run faster
+    const std::vector<Real> coordinates(spec.coordinates->begin(), spec.coordinates->end());
+    const cuda::DeviceInfo& device = cuda::current_device();
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "querying free device memory");
+    const std::size_t per_set = std::size_t(minimal_bytes) + std::size_t(spec.block.element_count) * Q * sizeof(Real);
+    int rotations = int(std::min<std::size_t>(16, (4 * device.l2_bytes + minimal_bytes - 1) / std::max<offset_t>(minimal_bytes, 1)));
+    rotations = std::max(1, std::min<int>(rotations, int(free_bytes / 2 / std::max<std::size_t>(per_set, 1))));
+    const std::size_t out_size = output_size(spec.op, spec.block, Q, C);
+    const bool physical = spec.op == Operation::physical_gradients;
+    for (int r = 0; r < rotations; ++r) {
+      Set set;
+      set.block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(spec.block, spec.node_count));
+      set.field = cuda::DeviceBuffer<Real>(field);
+      set.coordinates = physical ? cuda::DeviceBuffer<Real>(coordinates) : cuda::DeviceBuffer<Real>();
+      set.out = cuda::DeviceBuffer<Real>(out_size);
+      set.detj = cuda::DeviceBuffer<Real>(physical ? std::size_t(spec.block.element_count) * Q : 0);
+      sets.push_back(std::move(set));
+    }
+  }
+
+  cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
+    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block}];
+    if (!p) {
+      cuda::PlanOptions options;
+      options.kernel = l.kernel;
+      options.elements_per_block = l.elements_per_block;
+      p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
+                                             options);
+    }
+    return *p;
+  }
+
+  int rotations() const override { return int(sets.size()); }
+
+  void launch(int index, const CaseLaunch& l) override {
+    Set& set = sets[std::size_t(index) % sets.size()];
+    plan(set, l).apply(spec.op, {set.field.data(), set.field.size(), spec.components}, {set.out.data(), set.out.size()},
+                       {set.detj.data(), set.detj.size()});
+  }
+
+  std::vector<double> result(const CaseLaunch& l) override {
+    launch(0, l);
+    plan(sets.front(), l).check();
+    const std::vector<Real> out = sets.front().out.to_host();
+    return std::vector<double>(out.begin(), out.end());
+  }
+
+  cuda::LaunchConfig launch_config(const CaseLaunch& l) override {
+    return plan(sets.front(), l).launch_config(spec.op, spec.components);
+  }
+
+  // Every copy's plan for this choice, and its launch decision, made before anything is timed.
+  void prepare(const CaseLaunch& l) override {
+    for (Set& set : sets) plan(set, l).launch_config(spec.op, spec.components);
+  }
+};
+
+BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) {
   const ElementType type = spec.block.type;
   const int N = nodes_per_element(type), D = dimension(type.shape), S = space_dimension(spec.block);
   const int Q = spec.points.size(), C = spec.components;
-  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S);
-  table_ = std::make_unique<cuda::DeviceTabulation>(type, spec.points);
-
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  std::vector<double> field(std::size_t(spec.node_count) * C);
-  for (double& x : field) x = unit(rng);  // never zeros: they can hide unwritten outputs and run faster
-
-  const cuda::DeviceInfo& device = cuda::current_device();
-  std::size_t free_bytes = 0, total_bytes = 0;
-  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "querying free device memory");
-  const std::size_t per_set = std::size_t(minimal_bytes_) + std::size_t(spec.block.element_count) * Q * 8;
-  int rotations = int(std::min<std::size_t>(16, (4 * device.l2_bytes + minimal_bytes_ - 1) / std::max<offset_t>(minimal_bytes_, 1)));
-  rotations = std::max(1, std::min<int>(rotations, int(free_bytes / 2 / std::max<std::size_t>(per_set, 1))));
-  const std::size_t out_size = output_size(spec.op, spec.block, Q, C);
-  const bool physical = spec.op == Operation::physical_gradients;
-  for (int r = 0; r < rotations; ++r) {
-    Set set{cuda::DeviceBlock::upload(spec.block, spec.node_count), cuda::DeviceBuffer<double>(field),
-            physical ? cuda::DeviceBuffer<double>(*spec.coordinates) : cuda::DeviceBuffer<double>(),
-            cuda::DeviceBuffer<double>(out_size),
-            cuda::DeviceBuffer<double>(physical ? std::size_t(spec.block.element_count) * Q : 0)};
-    sets_.push_back(std::move(set));
-  }
+  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S, spec.precision);
+  if (spec.precision == Precision::fp64)
+    runner_ = std::make_unique<RunnerOf<double>>(spec, seed, minimal_bytes_);
+  else
+    runner_ = std::make_unique<RunnerOf<float>>(spec, seed, minimal_bytes_);
 }
 
-void BenchmarkCase::launch(int index, const cuda::LaunchOptions& options) {
-  Set& set = sets_[std::size_t(index) % sets_.size()];
-  const FieldView u{set.field.data(), set.field.size(), spec_.components};
-  const OutputView out{set.out.data(), set.out.size()};
-  switch (spec_.op) {
-    case Operation::values: cuda::interpolate_values(set.block, *table_, u, out, options); break;
-    case Operation::reference_gradients: cuda::interpolate_reference_gradients(set.block, *table_, u, out, options); break;
-    case Operation::physical_gradients:
-      cuda::interpolate_physical_gradients(set.block, *table_, set.coordinates.data(), u, out,
-                                           {set.detj.data(), set.detj.size()}, options);
-      break;
-  }
+BenchmarkCase::~BenchmarkCase() = default;
+
+int BenchmarkCase::rotations() const { return runner_->rotations(); }
+
+Timing BenchmarkCase::time(const CaseLaunch& launch, int warmup, int batches, int per_batch) {
+  runner_->prepare(launch);
+  return time_launches([&](int i) { runner_->launch(i, launch); }, warmup, batches, per_batch);
 }
 
-Timing BenchmarkCase::time(const cuda::LaunchOptions& options, int warmup, int repeats) {
-  return time_launches([&](int i) { launch(i, options); }, warmup, repeats, options.stream);
-}
+std::vector<double> BenchmarkCase::result(const CaseLaunch& launch) { return runner_->result(launch); }
 
-std::vector<double> BenchmarkCase::result(const cuda::LaunchOptions& options) {
-  launch(0, options);
-  cuda::check(cudaStreamSynchronize(options.stream), "waiting for a benchmark launch");
-  return sets_.front().out.to_host();
-}
+cuda::LaunchConfig BenchmarkCase::launch_config(const CaseLaunch& launch) { return runner_->launch_config(launch); }
 
 }  // namespace feinterp::tuning

@@ -1,12 +1,14 @@
-// One benchmark configuration on the GPU: a mesh block, a point set, a component count and an
-// operation, with its device data in R rotating copies so that consecutive timed launches never find
-// their inputs or outputs in L2 (R copies together span at least 4x the L2 size; H100: 50 MB).
+// One benchmark configuration on the GPU: a mesh block, a point set, a component count, an operation
+// and a precision, with its device data in R rotating copies (each with its own plan) so that
+// consecutive timed launches never find their inputs or outputs in L2 (R copies together span at least
+// 4x the L2 size; H100: 50 MB).
 #pragma once
 
 #include <memory>
 #include <vector>
 
-#include <feinterp/cuda/interpolate.hpp>
+#include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/core/precision.hpp>
 #include <feinterp/fem/point_set.hpp>
 
 #include "gpu_timing.hpp"
@@ -20,28 +22,36 @@ struct CaseSpec {
   PointSet points;
   int components;
   Operation op;
+  Precision precision = Precision::fp64;
+};
+
+/// How a case is launched: the kernel and elements_per_block (0: the plan's tuned choice).
+struct CaseLaunch {
+  cuda::Kernel kernel = cuda::Kernel::packed;
+  int elements_per_block = 0;
 };
 
 class BenchmarkCase {
  public:
   BenchmarkCase(const CaseSpec& spec, unsigned seed);
+  ~BenchmarkCase();
   /// Minimal bytes of one launch (fem/traffic.hpp).
   offset_t minimal_bytes() const { return minimal_bytes_; }
-  int rotations() const { return int(sets_.size()); }
-  Timing time(const cuda::LaunchOptions& options, int warmup, int repeats);
-  /// One launch on the first copy, downloaded (to cross-check kernels against each other).
-  std::vector<double> result(const cuda::LaunchOptions& options);
+  int rotations() const;
+  /// Kernel-only time per launch over `batches` batches of `per_batch` back-to-back launches, and the
+  /// host cost per call (gpu_timing.hpp).
+  Timing time(const CaseLaunch& launch, int warmup, int batches, int per_batch = 10);
+  /// One launch on the first copy, downloaded as double (to cross-check kernels against each other).
+  std::vector<double> result(const CaseLaunch& launch);
+  /// The launch configuration a plan with this choice uses (elements_per_block decided as in apply).
+  cuda::LaunchConfig launch_config(const CaseLaunch& launch);
 
  private:
-  void launch(int set, const cuda::LaunchOptions& options);
-  struct Set {
-    cuda::DeviceBlock block;
-    cuda::DeviceBuffer<double> field, coordinates, out, detj;
-  };
-  CaseSpec spec_;
+  struct Runner;
+  template <class Real>
+  struct RunnerOf;
   offset_t minimal_bytes_ = 0;
-  std::unique_ptr<cuda::DeviceTabulation> table_;
-  std::vector<Set> sets_;
+  std::unique_ptr<Runner> runner_;
 };
 
 }  // namespace feinterp::tuning

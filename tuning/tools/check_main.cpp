@@ -9,8 +9,8 @@
 #include <set>
 #include <string>
 
-#include <feinterp/tuning/registry.hpp>
-#include <feinterp/tuning/table.hpp>
+#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/backends/cuda/tuning/table.hpp>
 
 using namespace feinterp;
 

@@ -1,62 +1,80 @@
-// Timing on the GPU, as the benchmark and the sweep both do it: CUDA events around each launch,
-// warm-up launches first, the median of the repeats. And the yardstick: device-to-device copy
-// bandwidth, measured in the same run on a buffer far larger than L2.
+// Timing on the GPU, as the benchmark and the sweep both do it: the kernels alone, over batches of
+// back-to-back launches between two events (so that the host's preparation of one launch overlaps the
+// GPU's work on the previous one instead of being timed with it), warm-up launches first, the median
+// over batches of the time per launch. The host's cost of one call (its checks and the launch itself)
+// is measured on the side, as the wall clock of issuing a batch. And the yardstick: device-to-device
+// copy bandwidth, measured in the same run on a buffer far larger than L2.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <vector>
 
-#include <feinterp/cuda/device_buffer.hpp>
-#include <feinterp/cuda/error.hpp>
+#include <feinterp/backends/cuda/device_buffer.hpp>
+#include <feinterp/backends/cuda/error.hpp>
 
 namespace feinterp::tuning {
 
+namespace cuda = feinterp::backends::cuda;
+
 struct Timing {
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  int repeats = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;  ///< per launch, over batches
+  double host_us = 0;                            ///< host time to issue one call (median over batches)
+  int batches = 0, launches_per_batch = 0;
 };
 
-/// Runs launch(i) `warmup` times, then `repeats` times each between two events; launch(i) gets the
-/// repetition index (to rotate buffers).
-inline Timing time_launches(const std::function<void(int)>& launch, int warmup, int repeats, cudaStream_t stream = nullptr) {
+/// Runs launch(i) `warmup` times, then `batches` batches of `per_batch` launches each between two events;
+/// launch(i) gets the launch's index (to rotate buffers).
+inline Timing time_launches(const std::function<void(int)>& launch, int warmup, int batches, int per_batch = 10,
+                            cudaStream_t stream = nullptr) {
   cudaEvent_t start, stop;
   cuda::check(cudaEventCreate(&start), "creating an event");
   cuda::check(cudaEventCreate(&stop), "creating an event");
-  for (int i = 0; i < warmup; ++i) launch(i);
-  std::vector<double> times;
-  for (int i = 0; i < repeats; ++i) {
+  int index = 0;
+  for (int i = 0; i < warmup; ++i) launch(index++);
+  cuda::check(cudaStreamSynchronize(stream), "waiting for the warm-up launches");
+  std::vector<double> device_ms, host_us;
+  for (int b = 0; b < batches; ++b) {
     cuda::check(cudaEventRecord(start, stream), "recording an event");
-    launch(warmup + i);
+    const auto host_start = std::chrono::steady_clock::now();
+    for (int i = 0; i < per_batch; ++i) launch(index++);
+    const auto host_stop = std::chrono::steady_clock::now();
     cuda::check(cudaEventRecord(stop, stream), "recording an event");
-    cuda::check(cudaEventSynchronize(stop), "waiting for a timed launch");
+    cuda::check(cudaEventSynchronize(stop), "waiting for a timed batch");
     float ms = 0;
     cuda::check(cudaEventElapsedTime(&ms, start, stop), "reading an event timer");
-    times.push_back(ms);
+    device_ms.push_back(double(ms) / per_batch);
+    host_us.push_back(std::chrono::duration<double, std::micro>(host_stop - host_start).count() / per_batch);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  };
   Timing t;
-  t.repeats = repeats;
-  t.min_ms = times.front();
-  t.max_ms = times.back();
-  t.median_ms = times.size() % 2 ? times[times.size() / 2] : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
+  t.batches = batches;
+  t.launches_per_batch = per_batch;
+  t.median_ms = median(device_ms);
+  t.min_ms = *std::min_element(device_ms.begin(), device_ms.end());
+  t.max_ms = *std::max_element(device_ms.begin(), device_ms.end());
+  t.host_us = median(host_us);
   return t;
 }
 
 /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written, on `bytes`-byte
 /// buffers (use several times the L2 size: 1 GiB by default).
-inline double copy_bandwidth_gbs(std::size_t bytes = std::size_t(1) << 30, int repeats = 20) {
+inline double copy_bandwidth_gbs(std::size_t bytes = std::size_t(1) << 30, int batches = 10) {
   cuda::DeviceBuffer<char> source(bytes), target(bytes);
   cuda::check(cudaMemset(source.data(), 1, bytes), "filling the copy-bandwidth buffer");
   const Timing t = time_launches(
       [&](int) {
         cuda::check(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice), "timing a copy");
       },
-      3, repeats);
+      3, batches, 2);
   return 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
 }
 

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include <feinterp/elements/visit.hpp>
-#include <feinterp/fem/operation.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/core/precision.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/relative_difference.hpp>
@@ -21,19 +22,12 @@
 
 namespace feinterp::tuning {
 
-inline Operation parse_operation(const std::string& name) {
-  for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients})
-    if (name == operation_name(op)) return op;
-  if (name == "gradients") return Operation::reference_gradients;
-  throw std::invalid_argument("unknown operation '" + name +
-                              "': expected values, reference_gradients, physical_gradients or all");
-}
-
 struct Selection {
   std::vector<std::string> shape_names{"line", "triangle", "quadrilateral", "tetrahedron", "hexahedron"};
   std::vector<int> orders{1, 2, 3};
   std::vector<std::string> component_names{"1", "dim"};
   std::vector<std::string> operation_names{"reference_gradients"};
+  std::vector<std::string> precision_names{"fp64"};
   offset_t elements = 1000000;
   std::string points_name = "nodes";
   unsigned seed = 1;
@@ -43,6 +37,7 @@ struct Selection {
   // Filled by finish():
   std::vector<ElementType> types;
   std::vector<Operation> operations;
+  std::vector<Precision> precisions;
 
   void add_options(CLI::App& app) {
     app.add_option("--elements", shape_names,
@@ -51,6 +46,7 @@ struct Selection {
     app.add_option("--orders", orders, "orders: 1 2 3")->delimiter(',')->check(CLI::Range(1, 3));
     app.add_option("--components", component_names, "component counts: numbers 1-9, or 'dim'")->delimiter(',');
     app.add_option("--operations", operation_names, "values, reference_gradients, physical_gradients, or all")->delimiter(',');
+    app.add_option("--precisions", precision_names, "fp64, fp32, or both: fp64,fp32")->delimiter(',');
     app.add_option("--size", elements, "target elements per mesh (default 1000000; --quick: 50000)")->check(CLI::Range(1, 1 << 30));
     app.add_option("--points", points_name, "'nodes' (as many points as nodes, the seed's choice) or 'quadrature' (degree 2p)")
         ->check(CLI::IsMember({"nodes", "quadrature"}));
@@ -75,6 +71,8 @@ struct Selection {
       }
       operations.push_back(parse_operation(name));
     }
+    precisions.clear();
+    for (const std::string& name : precision_names) precisions.push_back(parse_precision(name));
     for (ElementType type : types) component_counts(type);  // validates
   }
 

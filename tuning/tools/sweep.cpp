@@ -71,13 +71,14 @@ std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& con
   for (const std::string& line : mesh_lines(configs)) csv << "# mesh: " << line << "\n";
   csv << "# fits = 0: the count needs more shared memory than the device allows per block (not run, '*')\n";
   csv << "# gbs: minimal_bytes / median (fem/traffic.hpp)\n";
-  csv << "mesh,element,order,components,operation,points,elements,nodes,minimal_bytes,rotations,max_fitting,"
+  csv << "mesh,element,order,components,operation,precision,points,elements,nodes,minimal_bytes,rotations,max_fitting,"
          "heuristic,elements_per_block,fits,median_us,min_us,max_us,gbs,best\n";
   for (const SweepConfig& c : configs) {
     const SweepSample* best = c.best();
     for (const SweepSample& s : c.samples) {
       csv << '"' << c.mesh << "\"," << shape_name(c.type.shape) << ',' << c.type.order << ',' << c.components << ','
-          << operation_name(c.op) << ',' << c.points << ',' << c.elements << ',' << c.nodes << ',' << c.minimal_bytes
+          << operation_name(c.op) << ',' << precision_name(c.precision) << ',' << c.points << ',' << c.elements << ','
+          << c.nodes << ',' << c.minimal_bytes
           << ',' << c.rotations << ',' << c.max_fitting << ',' << c.heuristic << ',' << s.elements_per_block << ','
           << (s.fits ? 1 : 0) << ',';
       if (s.fits && s.median_us > 0)
@@ -98,7 +99,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
   table.major = x.major;
   table.minor = x.minor;
   table.point_set = x.point_set;
-  std::map<std::tuple<int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
+  std::map<std::tuple<int, int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
   for (const SweepConfig& c : configs) {
     const SweepSample* best = c.best();
     if (!best) continue;
@@ -106,11 +107,12 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
     e.type = c.type;
     e.components = c.components;
     e.op = c.op;
+    e.precision = c.precision;
     e.points = c.points;
     e.elements_per_block = best->elements_per_block;
     // Rounded as written (0.1 us): the table then reads back exactly as it was made.
     e.time_us = std::max(0.1, std::round(best->median_us * 10) / 10);
-    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, c.points);
+    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, int(c.precision), c.points);
     auto it = chosen.find(key);
     if (it == chosen.end() || c.elements > it->second.first) chosen[key] = {c.elements, e};
   }
@@ -160,6 +162,7 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       // Short operation names: the legend column is 300 px wide.
       static const char* short_names[] = {"values", "ref grad", "phys grad"};
       s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
+                (c.precision == Precision::fp32 ? " fp32" : "") +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
                 (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");
       if (c.mesh != "generated") s.label += " [" + c.mesh.substr(c.mesh.find_last_of('/') + 1) + "]";

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/elements/config.hpp>
+#include <feinterp/core/config.hpp>
 #include <feinterp/elements/element_type.hpp>
-#include <feinterp/fem/operation.hpp>
-#include <feinterp/tuning/table.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/backends/cuda/tuning/table.hpp>
 
 namespace feinterp::tuning {
 
@@ -28,6 +28,7 @@ struct SweepConfig {
   ElementType type{Shape::triangle, 1};
   int components = 1;
   Operation op = Operation::values;
+  Precision precision = Precision::fp64;
   int points = 1;
   offset_t elements = 0, nodes = 0, minimal_bytes = 0;
   int rotations = 0;
@@ -66,7 +67,8 @@ TuningTable sweep_table(const SweepContext& context, const std::vector<SweepConf
 /// The table's text, with provenance comments.
 std::string sweep_table_text(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
-/// The plot: one panel per element shape (4), one line per configuration (order, C, operation).
+/// The plot: one panel per element shape swept, one line per configuration (order, C, operation,
+/// precision).
 std::string sweep_svg(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
 /// A progress bar on stderr: carriage-return updates on a terminal, one plain line per finished step

@@ -10,8 +10,10 @@
 //
 // Counts go from 1 to the largest the launch allows (64 = blockDim.z, and 512 threads per block);
 // those needing more shared memory than the device gives one block are not run and are marked '*'.
-// Each count: CUDA events around each launch, `--warmup` launches first, the median of `--repeats`;
-// consecutive launches rotate over copies of the data spanning >= 4x the L2 (benchmark_case.hpp).
+// Each count: `--warmup` launches first, then `--repeats` launches in batches of 5 back to back between
+// CUDA events (the kernels alone, gpu_timing.hpp), the median over batches; consecutive launches
+// rotate over copies of the data spanning >= 4x the L2 (benchmark_case.hpp). Both precisions by
+// default (--precisions).
 //
 // Budget of the full sweep (10 repeats + 2 warm-up) before lines joined: 72 configurations, 3,366 counts (per C and
 // operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
@@ -32,12 +34,12 @@
 
 #include <unistd.h>
 
-#include <feinterp/cuda/device.hpp>
-#include <feinterp/cuda/launch_config.hpp>
+#include <feinterp/backends/cuda/device.hpp>
+#include <feinterp/backends/cuda/launch/launch_config.hpp>
+#include <feinterp/backends/cuda/tuning/table.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/traffic.hpp>
 #include <feinterp/mesh/mesh.hpp>
-#include <feinterp/tuning/table.hpp>
 
 #include "atomic_write.hpp"
 #include "benchmark_case.hpp"
@@ -45,6 +47,7 @@
 #include "sweep.hpp"
 
 using namespace feinterp;
+namespace cuda = feinterp::backends::cuda;
 
 namespace {
 
@@ -64,17 +67,15 @@ struct Plan {
   std::vector<int> counts;
 };
 
-Plan plan(ElementType type, Operation op, int points, int components, int space_dimension,
-          const cuda::DeviceInfo& device, bool quick) {
+Plan plan(const cuda::LaunchShape& shape, const cuda::DeviceInfo& device, bool quick) {
   Plan p;
-  p.max_fitting = cuda::max_elements_per_block(type, op, points, components, space_dimension, device);
-  p.heuristic =
-      p.max_fitting > 0 ? cuda::heuristic_elements_per_block(type, op, points, components, space_dimension, device) : 0;
+  p.max_fitting = cuda::max_elements_per_block(shape, device);
+  p.heuristic = p.max_fitting > 0 ? cuda::heuristic_elements_per_block(shape, device) : 0;
   // The launch's own limits (threads, blockDim.z) without the shared-memory one: the same function on
   // a device with unlimited shared memory, so that the limits stay defined in one place.
   cuda::DeviceInfo unlimited = device;
   unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
-  p.upper = cuda::max_elements_per_block(type, op, points, components, space_dimension, unlimited);
+  p.upper = cuda::max_elements_per_block(shape, unlimited);
   if (quick) {
     for (int c = 1; c <= p.upper; c *= 2) p.counts.push_back(c);
     for (int c : {p.max_fitting, p.heuristic, p.upper})
@@ -100,10 +101,9 @@ double estimated_nodes(ElementType type, offset_t elements) {
 double generation_seconds(ElementType type, offset_t elements) {
   return 1.5e-6 * double(elements) * std::pow(type.order, 2.5) * (dimension(type.shape) == 3 ? 1.5 : 1.0);
 }
-double case_seconds(ElementType type, Operation op, int points, int components, int space_dimension, offset_t elements,
-                    offset_t nodes, std::size_t counts, int launches) {
-  const double bytes = double(minimal_bytes(op, elements, nodes_per_element(type), nodes, points, components,
-                                            dimension(type.shape), space_dimension));
+double case_seconds(const cuda::LaunchShape& s, offset_t elements, offset_t nodes, std::size_t counts, int launches) {
+  const double bytes = double(minimal_bytes(s.op, elements, nodes_per_element(s.type), nodes, s.points, s.components,
+                                            dimension(s.type.shape), s.space_dimension, s.precision));
   const double setup = bytes * 4 / 5e9;  // uploading the rotating copies (~4x L2 or one copy) and filling
   return setup + double(counts) * launches * (bytes / 1.5e12 + 10e-6);
 }
@@ -117,8 +117,9 @@ std::string utc_now() {
   return buffer;
 }
 
-std::string describe(ElementType type, int components, Operation op) {
-  return to_string(type) + " C=" + std::to_string(components) + " " + operation_name(op);
+std::string describe(const cuda::LaunchShape& s) {
+  return to_string(s.type) + " C=" + std::to_string(s.components) + " " + operation_name(s.op) + " " +
+         precision_name(s.precision);
 }
 
 }  // namespace
@@ -127,8 +128,10 @@ int main(int argc, char** argv) {
   CLI::App app{"feinterp-sweep: times the packed kernel at every elements_per_block and writes the tuning table"};
   tuning::Selection selection;
   selection.operation_names = {"all"};
+  selection.precision_names = {"fp64", "fp32"};
   selection.add_options(app);
   int repeats = 10, warmup = 2;
+  constexpr int batch = 5;  // launches timed back to back between two events
   std::string output;
   std::vector<std::string> mesh_files;
   app.add_option("--repeats", repeats, "timed launches per count, the median kept (at least 10)")->check(CLI::Range(10, 10000));
@@ -217,12 +220,14 @@ int main(int argc, char** argv) {
           total_units += generation_seconds(type, elements);
         }
         for (int C : selection.component_counts(type))
-          for (Operation op : selection.operations) {
-            const Plan p = plan(type, op, Q, C, S, device, selection.quick);
-            total_units += case_seconds(type, op, Q, C, S, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
-            total_counts += p.counts.size();
-            ++total_configs;
-          }
+          for (Operation op : selection.operations)
+            for (Precision precision : selection.precisions) {
+              const cuda::LaunchShape shape{type, op, Q, C, S, precision};
+              const Plan p = plan(shape, device, selection.quick);
+              total_units += case_seconds(shape, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
+              total_counts += p.counts.size();
+              ++total_configs;
+            }
       }
     std::fprintf(stderr, "%s (sm_%d%d, %.0f KiB shared memory per block): %zu configurations, %zu counts, %d + %d launches each\n",
                  device.name.c_str(), device.major, device.minor, double(device.shared_per_block_optin) / 1024,
@@ -254,21 +259,23 @@ int main(int argc, char** argv) {
         const PointSet points = selection.point_set(type);
         const int Q = points.size(), S = space_dimension(block->view());
         for (int C : selection.component_counts(type))
-          for (Operation op : selection.operations) {
-            const Plan p = plan(type, op, Q, C, S, device, selection.quick);
+          for (Operation op : selection.operations)
+            for (Precision precision : selection.precisions) {
+            const cuda::LaunchShape shape{type, op, Q, C, S, precision};
+            const Plan p = plan(shape, device, selection.quick);
             tuning::SweepConfig config;
             config.mesh = source.label;
             config.type = type;
             config.components = C;
             config.op = op;
+            config.precision = precision;
             config.points = Q;
             config.elements = block->element_count();
             config.nodes = mesh.node_count();
             config.max_fitting = p.max_fitting;
             config.heuristic = p.heuristic;
-            const std::string what = describe(type, C, op);
-            const double units =
-                case_seconds(type, op, Q, C, S, config.elements, config.nodes, p.counts.size(), warmup + repeats);
+            const std::string what = describe(shape);
+            const double units = case_seconds(shape, config.elements, config.nodes, p.counts.size(), warmup + repeats);
             if (p.max_fitting < 1) {
               for (int count : p.counts) config.samples.push_back({count, false, 0, 0, 0});
               done += units;
@@ -277,7 +284,8 @@ int main(int argc, char** argv) {
               continue;
             }
             progress.update(done, what + ": uploading");
-            tuning::BenchmarkCase bench({block->view(), &mesh.coordinates, mesh.node_count(), points, C, op}, selection.seed);
+            tuning::BenchmarkCase bench({block->view(), &mesh.coordinates, mesh.node_count(), points, C, op, precision},
+                                        selection.seed);
             config.minimal_bytes = bench.minimal_bytes();
             config.rotations = bench.rotations();
             const double per_count = units / double(std::max<std::size_t>(p.counts.size(), 1));
@@ -287,9 +295,9 @@ int main(int argc, char** argv) {
                 config.samples.push_back({count, false, 0, 0, 0});
               } else {
                 progress.update(case_done, what + ": " + std::to_string(count) + "/" + std::to_string(p.max_fitting) + " per block");
-                cuda::LaunchOptions options;
-                options.elements_per_block = count;
-                const tuning::Timing t = bench.time(options, warmup, repeats);
+                // Kernel-only times: `repeats` launches in batches of 5 back-to-back (gpu_timing.hpp).
+                const tuning::Timing t =
+                    bench.time({cuda::Kernel::packed, count}, warmup, std::max(2, repeats / batch), batch);
                 config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
               }
               case_done += per_count;
@@ -308,16 +316,16 @@ int main(int argc, char** argv) {
     progress.finish();
 
     // ---- results ------------------------------------------------------------------------------------------
-    std::printf("\n%s (compute capability %d.%d), points: %s, median of %d launches (us)\n", device.name.c_str(),
-                device.major, device.minor, selection.points_name.c_str(), repeats);
-    std::printf("%-16s %2s %-19s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "Q", "elements",
-                "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
+    std::printf("\n%s (compute capability %d.%d), points: %s, kernel-only medians over batches, %d launches (us)\n",
+                device.name.c_str(), device.major, device.minor, selection.points_name.c_str(), repeats);
+    std::printf("%-16s %2s %-19s %4s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec", "Q",
+                "elements", "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
     for (const tuning::SweepConfig& c : configs) {
       const tuning::SweepSample* best = c.best();
       const tuning::SweepSample* heuristic = c.sample(c.heuristic);
       const tuning::SweepSample* one = c.sample(1);
-      std::printf("%-16s %2d %-19s %3d %9lld %5d ", to_string(c.type).c_str(), c.components, operation_name(c.op), c.points,
-                  (long long)c.elements, c.max_fitting);
+      std::printf("%-16s %2d %-19s %4s %3d %9lld %5d ", to_string(c.type).c_str(), c.components, operation_name(c.op),
+                  precision_name(c.precision), c.points, (long long)c.elements, c.max_fitting);
       if (best) std::printf("%5d %10.1f ", best->elements_per_block, best->median_us);
       else std::printf("%5s %10s ", "-", "-");
       if (heuristic && heuristic->fits && best)
