@@ -5,9 +5,7 @@
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#if FEINTERP_HAS_CUDA
-#include <feinterp/cuda/device.hpp>
-#endif
+#include <feinterp/interpolator/interpolator.hpp>
 
 #include "cli_support.hpp"
 
@@ -17,11 +15,7 @@ using namespace feinterp::test;
 namespace {
 
 void skip_without_gpu() {
-#if FEINTERP_HAS_CUDA
-  if (!cuda::cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda::cuda_unavailable_reason();
-#else
-  GTEST_SKIP() << "feinterp was built without CUDA";
-#endif
+  if (!cuda_usable()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unusable_reason();
 }
 
 TEST(CliGpu, DemoPasses) {

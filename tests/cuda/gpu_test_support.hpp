@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include <feinterp/cuda/device.hpp>
+#include <feinterp/backends/cuda/device.hpp>
 
-#define FEINTERP_REQUIRE_GPU()                                                                  \
-  do {                                                                                          \
-    if (!::feinterp::cuda::cuda_available())                                                    \
-      GTEST_SKIP() << "GPU test skipped: " << ::feinterp::cuda::cuda_unavailable_reason();     \
+#define FEINTERP_REQUIRE_GPU()                                                                             \
+  do {                                                                                                     \
+    if (!::feinterp::backends::cuda::cuda_available())                                                     \
+      GTEST_SKIP() << "GPU test skipped: " << ::feinterp::backends::cuda::cuda_unavailable_reason();      \
   } while (0)

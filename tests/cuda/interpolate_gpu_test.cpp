@@ -2,87 +2,80 @@
 // surfaces in 3D included); every elements_per_block gives identical results; partial last blocks; a
 // 1M-element block; rotation invariance; the orientation policy (mirrored elements computed, tangled,
 // degenerate and off-plane ones reported by index and tag); bad input is refused.
+// The CUDA backend (backends/cuda) against the CPU executor for every element type, component count,
+// operation and space dimension (curves and surfaces in 3D included), both kernels; every
+// elements_per_block gives identical results; partial last blocks; a 1M-element block; rotation
+// invariance; the orientation policy (mirrored elements computed, tangled, degenerate and off-plane ones
+// reported by index and tag); bad input is refused. The front door's own suite (tests/interpolator)
+// also runs here, on the cuda executor; this file is about what only the GPU backend has: kernels,
+// launches, streams, and its plan's error flag.
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
-#include <type_traits>
 #include <limits>
+#include <memory>
 #include <random>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
-#include <feinterp/cuda/device_buffer.hpp>
-#include <feinterp/cuda/interpolate.hpp>
-#include <feinterp/cuda/launch_config.hpp>
+#include <feinterp/backends/cuda/device_buffer.hpp>
+#include <feinterp/backends/cuda/error.hpp>
+#include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/core/layout.hpp>
 #include <feinterp/elements/elements.hpp>
-#include <feinterp/fem/interpolate.hpp>
-#include <feinterp/fem/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
 
-#include "../support/random_block.hpp"
 #include "../support/element_lists.hpp"
+#include "../support/front_door.hpp"
+#include "../support/random_block.hpp"
 #include "gpu_test_support.hpp"
 
 namespace feinterp {
 namespace {
 
+namespace cuda = backends::cuda;
 using test::poisoned;
 using test::random_block;
 using test::random_field;
 using test::relative_error;
 
-const Operation all_operations[] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
+using Results = test::Computed<double>;
 
-struct Results {
-  std::vector<double> out, detj;
-};
-
-Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C) {
-  const Tabulation table = tabulate(block.type, points);
-  Results r{poisoned(output_size(op, block.view(), points.size(), C)), poisoned(std::size_t(block.elements) * points.size())};
-  const FieldView field{u.data(), u.size(), C};
-  switch (op) {
-    case Operation::values: interpolate_values(block.view(), table, block.node_count(), field, {r.out.data(), r.out.size()}); break;
-    case Operation::reference_gradients:
-      interpolate_reference_gradients(block.view(), table, block.node_count(), field, {r.out.data(), r.out.size()});
-      break;
-    case Operation::physical_gradients:
-      interpolate_physical_gradients(block.view(), table, block.coordinates.data(), block.node_count(), field,
-                                     {r.out.data(), r.out.size()}, {r.detj.data(), r.detj.size()});
-      break;
-  }
-  return r;
+Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
+            const BlockView& view) {
+  return test::compute<double>(Executor::cpu, op, view, block.node_count(), points, block.coordinates, u, C);
 }
 
-// Device-pointer API, outputs poisoned with NaN on the device before the launch. `view`: the block's
-// view with element tags, where a test needs them.
+Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C) {
+  return cpu(op, block, points, u, C, block.view());
+}
+
+// The backend's plan on device arrays, outputs poisoned with NaN on the device before the launch, then
+// check(). `view`: the block's view with element tags, where a test needs them.
 Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-            const cuda::LaunchOptions& options, const BlockView& view) {
-  const cuda::DeviceBlock device_block = cuda::DeviceBlock::upload(view, block.node_count());
-  const cuda::DeviceTabulation table(block.type, points);
+            const cuda::PlanOptions& options, const BlockView& view) {
+  auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
   const std::size_t size = output_size(op, view, points.size(), C);
   cuda::DeviceBuffer<double> du(u), dx(block.coordinates), dout(poisoned(size)),
       ddetj(poisoned(std::size_t(block.elements) * points.size()));
-  const FieldView field{du.data(), u.size(), C};
-  switch (op) {
-    case Operation::values: cuda::interpolate_values(device_block, table, field, {dout.data(), size}, options); break;
-    case Operation::reference_gradients:
-      cuda::interpolate_reference_gradients(device_block, table, field, {dout.data(), size}, options);
-      break;
-    case Operation::physical_gradients:
-      cuda::interpolate_physical_gradients(device_block, table, dx.data(), field, {dout.data(), size},
-                                           {ddetj.data(), ddetj.size()}, options);
-      break;
-  }
-  cuda::check(cudaStreamSynchronize(options.stream), "test");
-  Results r{dout.to_host(), ddetj.to_host()};
-  return r;
+  const cuda::Plan<double> plan(device_block, points, dx.data(), options);
+  plan.apply(op, {du.data(), u.size(), C}, {dout.data(), size}, {ddetj.data(), ddetj.size()});
+  plan.check();
+  return {dout.to_host(options.stream), ddetj.to_host(options.stream)};
 }
 
 Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-            const cuda::LaunchOptions& options = {}) {
+            const cuda::PlanOptions& options = {}) {
   return gpu(op, block, points, u, C, options, block.view());
+}
+
+cuda::LaunchShape launch_shape(ElementType type, Operation op, int points, int C, int S) {
+  return {type, op, points, C, S, Precision::fp64};
 }
 
 // The space dimensions an element type lives in: 2 and 3 for lines and 2D elements, 3 for 3D ones.
@@ -110,7 +103,7 @@ TEST_P(GpuInterpolation, MatchesCpuForEveryOperationAndComponentCount) {
         SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C) + ", S = " + std::to_string(S));
         const Results expected = cpu(op, block, points, u, C);
         for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
-          cuda::LaunchOptions options;
+          cuda::PlanOptions options;
           options.kernel = kernel;
           const Results got = gpu(op, block, points, u, C, options);
           EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << (kernel == cuda::Kernel::packed ? "packed" : "baseline");
@@ -133,9 +126,9 @@ TEST_P(GpuInterpolation, EveryElementsPerBlockGivesIdenticalResults) {
   const int C = dimension(type.shape);
   const std::vector<double> u = random_field(block.node_count(), C, rng);
   for (Operation op : all_operations) {
-    const int limit = cuda::max_elements_per_block(type, op, points.size(), C, S, cuda::current_device());
+    const int limit = cuda::max_elements_per_block(launch_shape(type, op, points.size(), C, S), cuda::current_device());
     ASSERT_GE(limit, 1);
-    cuda::LaunchOptions options;
+    cuda::PlanOptions options;
     options.elements_per_block = 1;
     const Results reference = gpu(op, block, points, u, C, options);
     ASSERT_EQ(relative_error(reference.out, cpu(op, block, points, u, C).out) <= 1e-12, true);
@@ -157,7 +150,8 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
   const int C = 1;
   const Operation op = Operation::reference_gradients;
   const int chosen =
-      cuda::packed_launch_config(type, op, points.size(), C, default_space_dimension(type), 0, cuda::current_device())
+      cuda::packed_launch_config(launch_shape(type, op, points.size(), C, default_space_dimension(type)), 0,
+                                 cuda::current_device())
           .elements_per_block;
   for (offset_t elements : {offset_t(1), offset_t(std::max(chosen - 1, 1)), offset_t(chosen), offset_t(chosen + 1),
                             offset_t(type.order == 3 ? 10007 : 100003)}) {
@@ -187,22 +181,6 @@ TEST(GpuInterpolation, MillionElementBlock) {
   }
 }
 
-TEST(GpuInterpolation, HostArrayOverloadMatchesCpu) {
-  FEINTERP_REQUIRE_GPU();
-  std::mt19937_64 rng(test::test_seed());
-  const ElementType type{Shape::hexahedron, 2};
-  const test::RandomBlock block = random_block(type, 777, rng);
-  const PointSet points = points_for(type);
-  const std::vector<double> u = random_field(block.node_count(), 2, rng);
-  const Results expected = cpu(Operation::physical_gradients, block, points, u, 2);
-  std::vector<double> out = poisoned(expected.out.size()), detj = poisoned(expected.detj.size());
-  cuda::interpolate_host_arrays(Operation::physical_gradients, block.view(), points, block.coordinates.data(),
-                                block.node_count(), {u.data(), u.size(), 2}, {out.data(), out.size()},
-                                {detj.data(), detj.size()});
-  EXPECT_LE(relative_error(out, expected.out), 1e-12);
-  EXPECT_LE(relative_error(detj, expected.detj), 1e-12);
-}
-
 TEST(GpuInterpolation, StreamsAreHonoured) {
   FEINTERP_REQUIRE_GPU();
   std::mt19937_64 rng(test::test_seed());
@@ -212,7 +190,7 @@ TEST(GpuInterpolation, StreamsAreHonoured) {
   const std::vector<double> u = random_field(block.node_count(), 1, rng);
   cudaStream_t stream = nullptr;
   cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a stream");
-  cuda::LaunchOptions options;
+  cuda::PlanOptions options;
   options.stream = stream;
   const Results got = gpu(Operation::values, block, points, u, 1, options);
   cudaStreamDestroy(stream);
@@ -224,7 +202,7 @@ TEST(GpuInterpolation, DeviceTabulationEqualsHostTabulation) {
   for (ElementType type : all_element_types) {
     const PointSet points = points_for(type);
     const Tabulation host = tabulate(type, points);
-    const cuda::DeviceTabulation device(type, points);
+    const cuda::DeviceTabulation<double> device(type, points);
     const int N = host.nodes, D = host.dimension, Q = host.points;
     std::vector<double> values(std::size_t(N) * Q), gradients(std::size_t(N) * D * Q);
     cuda::check(cudaMemcpy(values.data(), device.values(), values.size() * sizeof(double), cudaMemcpyDeviceToHost), "test");
@@ -269,9 +247,10 @@ TEST(GpuInterpolationErrors, ElementsPerBlockThatDoesNotFitIsRejected) {
   const PointSet points = points_for(type);
   const std::vector<double> u = random_field(block.node_count(), 3, rng);
   const int limit =
-      cuda::max_elements_per_block(type, Operation::physical_gradients, points.size(), 3, 3, cuda::current_device());
+      cuda::max_elements_per_block(launch_shape(type, Operation::physical_gradients, points.size(), 3, 3),
+                                   cuda::current_device());
   for (int bad : {limit + 1, -1, 100000}) {
-    cuda::LaunchOptions options;
+    cuda::PlanOptions options;
     options.elements_per_block = bad;
     EXPECT_THROW(gpu(Operation::physical_gradients, block, points, u, 3, options), std::invalid_argument) << bad;
   }
@@ -300,7 +279,7 @@ TEST_P(GpuRotationInvariance, MeasureAndRotatedGradients) {
   const std::vector<double> u = random_field(planar.node_count(), C, rng);
   const PointSet points = points_for(type);
   for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
-    cuda::LaunchOptions options;
+    cuda::PlanOptions options;
     options.kernel = kernel;
     Results flat = gpu(Operation::physical_gradients, planar, points, u, C, options);
     const Results rotated = gpu(Operation::physical_gradients, space, points, u, C, options);
@@ -324,7 +303,7 @@ TEST(GpuOrientation, MirroredElementsMatchTheCpu) {
     const std::vector<double> u = random_field(block.node_count(), 2, rng);
     const Results expected = cpu(Operation::physical_gradients, block, points, u, 2);
     for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
-      cuda::LaunchOptions options;
+      cuda::PlanOptions options;
       options.kernel = kernel;
       const Results got = gpu(Operation::physical_gradients, block, points, u, 2, options);
       EXPECT_LE(relative_error(got.out, expected.out), 1e-12);
@@ -342,16 +321,13 @@ void expect_gpu_error(const test::RandomBlock& block, const BlockView& view, off
   const std::vector<double> u(std::size_t(block.node_count()), 1.0);
   std::string cpu_message;
   try {
-    const Tabulation table = tabulate(block.type, points);
-    std::vector<double> out(output_size(Operation::physical_gradients, view, points.size(), 1));
-    interpolate_physical_gradients(view, table, block.coordinates.data(), block.node_count(), {u.data(), u.size(), 1},
-                                   {out.data(), out.size()}, {});
+    cpu(Operation::physical_gradients, block, points, u, 1, view);
     FAIL() << "the CPU accepted the block";
   } catch (const Error& e) {
     cpu_message = e.what();
   }
   for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
-    cuda::LaunchOptions options;
+    cuda::PlanOptions options;
     options.kernel = kernel;
     try {
       gpu(Operation::physical_gradients, block, points, u, 1, options, view);
@@ -417,8 +393,164 @@ TEST(GpuInterpolationErrors, WrongSizesAreRejected) {
   EXPECT_THROW(gpu(Operation::values, block, points, u, 1), std::invalid_argument);
   const std::vector<double> too_many = random_field(block.node_count(), 10, rng);
   EXPECT_THROW(gpu(Operation::values, block, points, too_many, 10), std::invalid_argument);
-  const cuda::DeviceBlock device_block = cuda::DeviceBlock::upload(block.view(), block.node_count());
-  EXPECT_THROW(cuda::DeviceTabulation(type, quadrature_rule(Shape::triangle, 2)), std::invalid_argument);
+  EXPECT_THROW(cuda::DeviceTabulation<double>(type, quadrature_rule(Shape::triangle, 2)), std::invalid_argument);
+}
+
+
+// ---- no hidden synchronisation, and one error flag per plan (backends/cuda/plan.hpp) ---------------------
+
+// A host function enqueued on a stream that holds the stream until the test releases it, or for 30 s at
+// most, so that a call which synchronises makes the test fail instead of hang.
+struct StreamGate {
+  std::atomic<bool> entered{false}, released{false}, timed_out{false};
+  static void CUDART_CB hold(void* self) {
+    auto* gate = static_cast<StreamGate*>(self);
+    gate->entered = true;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!gate->released) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        gate->timed_out = true;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+};
+
+// With a warm plan (every launch decided by a first call), ten rounds of all three operations return
+// while the plan's stream is held by a host function: no call waits for the stream, the device, or the
+// legacy default stream (the stream is a blocking one, which the legacy default stream would wait for).
+// An event recorded after them is still pending until the gate opens. check() is the synchronising call.
+template <class Real>
+void expect_warm_calls_do_not_synchronise() {
+  SCOPED_TRACE(precision_name(precision_of<Real>()));
+  std::mt19937_64 rng(test::test_seed());
+  const ElementType type{Shape::tetrahedron, 2};
+  const test::RandomBlock block = random_block(type, 20000, rng);
+  const PointSet points = points_for(type);
+  const int C = 3;
+  const std::vector<double> u = random_field(block.node_count(), C, rng);
+  cudaStream_t stream = nullptr;
+  cuda::check(cudaStreamCreate(&stream), "creating a stream");
+  cudaEvent_t after = nullptr;
+  cuda::check(cudaEventCreateWithFlags(&after, cudaEventDisableTiming), "creating an event");
+  {
+    InterpolatorOptions options;
+    options.executor = Executor::cuda;
+    options.cuda_stream = stream;
+    const ExecutorArray<node_index> connectivity(Executor::cuda, block.connectivity);
+    const ExecutorArray<Real> x(Executor::cuda, std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
+        field(Executor::cuda, std::vector<Real>(u.begin(), u.end()));
+    BlockView view = block.view();
+    view.connectivity = connectivity.data();
+    const Interpolator<Real> plan(view, block.node_count(), points, x.data(), options);
+    std::vector<ExecutorArray<Real>> outputs;
+    for (Operation op : all_operations) outputs.emplace_back(Executor::cuda, plan.output_size(op, C));
+    ExecutorArray<Real> detj(Executor::cuda, plan.detj_size());
+    auto call_every_operation = [&] {
+      for (Operation op : all_operations) {
+        ExecutorArray<Real>& out = outputs[std::size_t(op)];
+        plan.apply(op, {field.data(), field.size(), C}, {out.data(), out.size()},
+                   op == Operation::physical_gradients ? BasicOutputView<Real>{detj.data(), detj.size()}
+                                                       : BasicOutputView<Real>{});
+      }
+    };
+    call_every_operation();
+    plan.check();  // warm, and no degenerate element
+
+    StreamGate gate;
+    cuda::check(cudaLaunchHostFunc(stream, StreamGate::hold, &gate), "enqueueing the gate");
+    while (!gate.entered) std::this_thread::yield();
+    for (int round = 0; round < 10; ++round) call_every_operation();
+    const bool returned_while_held = !gate.released && !gate.timed_out;
+    cuda::check(cudaEventRecord(after, stream), "recording an event");
+    const cudaError_t pending = cudaEventQuery(after);
+    gate.released = true;
+    plan.check();
+    EXPECT_TRUE(returned_while_held) << "a warm call waited for its stream";
+    EXPECT_FALSE(gate.timed_out);
+    EXPECT_EQ(pending, cudaErrorNotReady) << "the calls' work completed while the stream was held";
+    EXPECT_EQ(cudaEventQuery(after), cudaSuccess);
+    // And the work queued behind the gate is right.
+    const std::vector<Real> got = outputs[std::size_t(Operation::physical_gradients)].to_vector();
+    const Results expected = cpu(Operation::physical_gradients, block, points, u, C);
+    const double tolerance = std::is_same_v<Real, double> ? 1e-12 : 1e-3;
+    EXPECT_LE(relative_error(std::vector<double>(got.begin(), got.end()), expected.out), tolerance);
+  }
+  cudaEventDestroy(after);
+  cudaStreamDestroy(stream);
+}
+
+TEST(GpuFrontDoor, WarmCallsDoNotSynchronise) {
+  FEINTERP_REQUIRE_GPU();
+  expect_warm_calls_do_not_synchronise<double>();
+  expect_warm_calls_do_not_synchronise<float>();
+}
+
+// Two plans over one DeviceBlock, each on its own stream: plan `tangled` sees element 321 tangled (its
+// coordinates), plan `clean` sees no bad element. In either order of launches and checks, the clean plan
+// never reports the other's element, and the tangled plan's error survives the clean plan's launches and
+// checks. An error is reported once, then forgotten.
+TEST(GpuPlanErrors, TwoStreamsSharingABlockCannotMaskEachOthersError) {
+  FEINTERP_REQUIRE_GPU();
+  std::mt19937_64 rng(test::test_seed());
+  const ElementType type{Shape::triangle, 2};
+  const offset_t bad = 321;
+  const test::RandomBlock block = random_block(type, 4000, rng, 0.0);
+  std::vector<double> tangled_coordinates = block.coordinates;
+  auto node = [&](int n) {
+    return &tangled_coordinates[std::size_t(block.connectivity[std::size_t(bad * 6 + n)]) * 3];
+  };
+  for (int k = 0; k < 2; ++k) node(3)[k] += 0.6 * (node(2)[k] - node(0)[k]);
+  std::vector<std::size_t> tags(std::size_t(block.elements));
+  for (std::size_t e = 0; e < tags.size(); ++e) tags[e] = 10 * e + 1;
+  BlockView view = block.view();
+  view.element_tags = tags.data();
+
+  const PointSet points = points_for(type);
+  const std::vector<double> u = random_field(block.node_count(), 1, rng);
+  auto shared = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  for (cudaStream_t& s : streams) cuda::check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a stream");
+  {
+    cuda::DeviceBuffer<double> x_tangled(tangled_coordinates), x_clean(block.coordinates), du(u);
+    const std::size_t size = output_size(Operation::physical_gradients, view, points.size(), 1);
+    cuda::DeviceBuffer<double> out_tangled(size), out_clean(size);
+    cuda::PlanOptions on_first, on_second;
+    on_first.stream = streams[0];
+    on_second.stream = streams[1];
+    const cuda::Plan<double> tangled(shared, points, x_tangled.data(), on_first);
+    const cuda::Plan<double> clean(shared, points, x_clean.data(), on_second);
+    const FieldView field{du.data(), du.size(), 1};
+    auto run = [&](const cuda::Plan<double>& plan, cuda::DeviceBuffer<double>& out) {
+      plan.apply(Operation::physical_gradients, field, {out.data(), out.size()});
+    };
+    auto expect_reported = [&](const cuda::Plan<double>& plan) {
+      try {
+        plan.check();
+        ADD_FAILURE() << "the tangled element was not reported";
+      } catch (const DegenerateElementError& e) {
+        EXPECT_EQ(e.element(), bad);
+        EXPECT_NE(std::string(e.what()).find("element tag 3211"), std::string::npos) << e.what();
+      }
+    };
+    // The tangled plan first, then the clean one several times; the clean plan is checked first.
+    run(tangled, out_tangled);
+    for (int i = 0; i < 3; ++i) run(clean, out_clean);
+    EXPECT_NO_THROW(clean.check());
+    expect_reported(tangled);
+    EXPECT_NO_THROW(tangled.check());  // reported once, then forgotten
+    // The other order: the clean plan launches first and last, the tangled plan is checked first.
+    run(clean, out_clean);
+    run(tangled, out_tangled);
+    run(clean, out_clean);
+    expect_reported(tangled);
+    EXPECT_NO_THROW(clean.check());
+    // And the clean plan's results are those of the CPU.
+    const std::vector<double> got = out_clean.to_host(streams[1]);
+    EXPECT_LE(relative_error(got, cpu(Operation::physical_gradients, block, points, u, 1).out), 1e-12);
+  }
+  for (cudaStream_t s : streams) cudaStreamDestroy(s);
 }
 
 }  // namespace

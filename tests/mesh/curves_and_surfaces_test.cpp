@@ -18,7 +18,6 @@
 #include <vector>
 
 #include <feinterp/elements/visit.hpp>
-#include <feinterp/fem/interpolate.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/mesh/error.hpp>
@@ -55,7 +54,7 @@ struct Measured {
 Measured measure(const Mesh& mesh) {
   const ElementBlock& block = mesh.blocks.at(0);
   const PointSet rule = quadrature_rule(block.type.shape, 12);
-  const Tabulation table = tabulate(block.type, rule);
+  const Interpolator<double> plan = test::cpu_plan(mesh, block, rule);
   const offset_t E = block.element_count();
   const int Q = rule.size(), S = mesh.space_dimension;
   Measured m;
@@ -63,10 +62,10 @@ Measured measure(const Mesh& mesh) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = mesh.coordinates[3 * i];
   m.gradients.assign(output_size(Operation::physical_gradients, block.view(), Q, 1), 0.0);
   std::vector<double> detj(std::size_t(E) * std::size_t(Q));
-  interpolate_physical_gradients(block.view(), table, mesh.coordinates.data(), mesh.node_count(), {x.data(), x.size(), 1},
+  plan.apply(Operation::physical_gradients, {x.data(), x.size(), 1},
                                  {m.gradients.data(), m.gradients.size()}, {detj.data(), detj.size()});
   m.points.assign(std::size_t(E) * std::size_t(Q) * 3, 0.0);
-  interpolate_values(block.view(), table, mesh.node_count(), {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+  plan.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
                      {m.points.data(), m.points.size()});
   m.weighted_measure.resize(detj.size());
   for (offset_t e = 0; e < E; ++e)
@@ -231,14 +230,12 @@ void expect_gmsh_geometry(ElementType type, const std::function<void()>& geometr
   ASSERT_EQ(block.type, type);
   ASSERT_EQ(std::size_t(block.element_count()), reference.index.size());
   const int Q = rule.size(), D = dimension(type.shape), S = mesh.space_dimension;
-  const Tabulation table = tabulate(type, rule);
+  const Interpolator<double> plan = test::cpu_plan(mesh, block, rule);
   const offset_t E = block.element_count();
   std::vector<double> J(std::size_t(E) * std::size_t(Q) * 3 * std::size_t(D)), detj(std::size_t(E * Q)),
       ones(std::size_t(mesh.node_count()), 1.0), gradients(output_size(Operation::physical_gradients, block.view(), Q, 1));
-  interpolate_reference_gradients(block.view(), table, mesh.node_count(),
-                                  {mesh.coordinates.data(), mesh.coordinates.size(), 3}, {J.data(), J.size()});
-  interpolate_physical_gradients(block.view(), table, mesh.coordinates.data(), mesh.node_count(),
-                                 {ones.data(), ones.size(), 1}, {gradients.data(), gradients.size()},
+  plan.apply(Operation::reference_gradients, {mesh.coordinates.data(), mesh.coordinates.size(), 3}, {J.data(), J.size()});
+  plan.apply(Operation::physical_gradients, {ones.data(), ones.size(), 1}, {gradients.data(), gradients.size()},
                                  {detj.data(), detj.size()});
   double worst_measure = 0, worst_jacobian = 0, scale = 0;
   for (offset_t e = 0; e < E; ++e) {
@@ -327,13 +324,12 @@ TEST(PlanarOrientation, ClockwiseMeshGivesTheGradientsOfItsCounterClockwiseTwin)
         u[i] = 1 + 2 * x[0] - 3 * x[1] + (type.shape == Shape::quadrilateral || type.order > 1 ? x[0] * x[1] : 0.0);
       }
       const PointSet rule = quadrature_rule(type.shape, 2 * type.order);
-      const Tabulation table = tabulate(type, rule);
+      const Interpolator<double> plan = test::cpu_plan(mesh, block, rule);
       const std::size_t EQ = std::size_t(block.element_count()) * std::size_t(rule.size());
       std::vector<double> gradients(2 * EQ), detj(EQ), points(3 * EQ);
-      interpolate_physical_gradients(block.view(), table, mesh.coordinates.data(), mesh.node_count(),
-                                     {u.data(), u.size(), 1}, {gradients.data(), gradients.size()},
+      plan.apply(Operation::physical_gradients, {u.data(), u.size(), 1}, {gradients.data(), gradients.size()},
                                      {detj.data(), detj.size()});
-      interpolate_values(block.view(), table, mesh.node_count(), {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+      plan.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
                          {points.data(), points.size()});
       double area = 0, worst = 0;
       for (std::size_t k = 0; k < EQ; ++k) {
@@ -365,11 +361,10 @@ TEST(PlanarOrientation, TangledElementFromAFileIsAnErrorNamingItsTag) {
   const Mesh mesh = load_msh(dir / "tangled.msh");
   const ElementBlock& block = mesh.blocks.at(0);
   const PointSet rule = quadrature_rule(Shape::triangle, 4);
-  const Tabulation table = tabulate(block.type, rule);
+  const Interpolator<double> plan = test::cpu_plan(mesh, block, rule);
   std::vector<double> u(std::size_t(mesh.node_count()), 1.0), out(2 * 2 * std::size_t(rule.size()));
   try {
-    interpolate_physical_gradients(block.view(), table, mesh.coordinates.data(), mesh.node_count(),
-                                   {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
+    plan.apply(Operation::physical_gradients, {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
     FAIL() << "expected DegenerateElementError";
   } catch (const DegenerateElementError& e) {
     const std::string message = e.what();

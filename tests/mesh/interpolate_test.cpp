@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <feinterp/elements/visit.hpp>
-#include <feinterp/fem/interpolate.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/mesh/generate.hpp>
@@ -67,16 +66,15 @@ TEST_P(InterpolateOnLoadedMesh, PolynomialOfTheElementDegreeIsExact) {
     field[i] = u(p, x, nullptr);
   }
   const PointSet rule = quadrature_rule(type.shape, 2 * p);
-  const Tabulation table = tabulate(type, rule);
+  const Interpolator<double> plan = test::cpu_plan(mesh, block, rule);
   const std::size_t Q = std::size_t(rule.size());
 
   std::vector<double> x_q(E * Q * 3), values(E * Q), gradients(E * Q * std::size_t(S)), detj(E * Q);
-  interpolate_values(block.view(), table, mesh.node_count(), {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+  plan.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
                      {x_q.data(), x_q.size()});
-  interpolate_values(block.view(), table, mesh.node_count(), {field.data(), field.size(), 1},
+  plan.apply(Operation::values, {field.data(), field.size(), 1},
                      {values.data(), values.size()});
-  interpolate_physical_gradients(block.view(), table, mesh.coordinates.data(), mesh.node_count(),
-                                 {field.data(), field.size(), 1}, {gradients.data(), gradients.size()},
+  plan.apply(Operation::physical_gradients, {field.data(), field.size(), 1}, {gradients.data(), gradients.size()},
                                  {detj.data(), detj.size()});
   double worst_value = 0, worst_gradient = 0;
   for (std::size_t k = 0; k < E * Q; ++k) {

@@ -13,11 +13,19 @@
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/fem/geometry.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <algorithm>
 #include "../support/temp_dir.hpp"
 
 namespace feinterp::test {
+
+/// The CPU executor's plan for a loaded block: host arrays, errors thrown by apply itself.
+inline Interpolator<double> cpu_plan(const Mesh& mesh, const ElementBlock& block, const PointSet& points) {
+  InterpolatorOptions options;
+  options.executor = Executor::cpu;
+  return Interpolator<double>(block.view(), mesh.node_count(), points, mesh.coordinates.data(), options);
+}
 
 inline void write_file(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);

@@ -1,5 +1,8 @@
-// Which table a launch uses (override, FEINTERP_TUNING_TABLE, embedded by device), the fallbacks to
-// the heuristic and their one-time warnings, thread safety, and the embedded tables themselves.
+// Which table a launch uses (override, FEINTERP_TUNING_TABLE, embedded by device), and what the launch
+// module (backends/cuda/launch, the one place that decides elements_per_block) does with it: the entry,
+// the nearest Q scaled, the heuristic, each fallback with its one-time warning; thread safety; the
+// embedded tables themselves. All of it is host code: a DeviceInfo made up here stands for the GPU, so
+// these tests run without one.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,29 +15,51 @@
 #include <thread>
 #include <vector>
 
-#include <feinterp/tuning/registry.hpp>
-#include <feinterp/tuning/table.hpp>
+#include <feinterp/backends/cuda/launch/launch_config.hpp>
+#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/backends/cuda/tuning/table.hpp>
 
 using namespace feinterp;
 using namespace feinterp::tuning;
+using feinterp::backends::cuda::choose_elements_per_block;
+using feinterp::backends::cuda::DeviceInfo;
+using feinterp::backends::cuda::heuristic_elements_per_block;
+using feinterp::backends::cuda::LaunchShape;
+using feinterp::backends::cuda::max_elements_per_block;
+using feinterp::backends::cuda::threads_per_element;
 
 namespace {
 
-// As cuda/launch_config.cpp: one thread per point, up to 128.
-int threads_per_element(int points) { return points < 128 ? points : 128; }
+DeviceInfo device(const std::string& name, int major, int minor, std::size_t shared_per_block_optin = 227 * 1024) {
+  DeviceInfo d;
+  d.ordinal = 0;
+  d.name = name;
+  d.major = major;
+  d.minor = minor;
+  d.multiprocessors = 132;
+  d.shared_per_block_optin = shared_per_block_optin;
+  d.max_threads_per_block = 1024;
+  return d;
+}
 
-const LaunchLimits limits{/*heuristic=*/11, /*max_fitting=*/40, &threads_per_element};
-const DeviceIdentity test_gpu{"Test GPU 3000", 9, 0};
-const TuningKey tri1{{Shape::triangle, 1}, Operation::reference_gradients, 1, 3};
+const DeviceInfo test_gpu = device("Test GPU 3000", 9, 0);
+const LaunchShape tri1{{Shape::triangle, 1}, Operation::reference_gradients, 3, 1, 2, Precision::fp64};
 
 const std::string test_table_text =
-    "# feinterp tuning table v1\n"
+    "# feinterp tuning table v2\n"
     "device: Test GPU 3000\n"
     "compute_capability: 9.0\n"
     "points: mixed\n"
-    "triangle 1 1 reference_gradients 3 32 43.9\n"
-    "triangle 1 2 reference_gradients 3 48 50\n"      // 48 > max_fitting 40
-    "tetrahedron 2 1 values 10 12 100\n";
+    "triangle 1 1 reference_gradients fp64 3 24 43.9\n"
+    "triangle 1 2 reference_gradients fp64 3 64 50\n"
+    "triangle 1 1 reference_gradients fp32 3 40 30\n"
+    "tetrahedron 2 1 values fp64 10 12 100\n";
+
+LaunchShape with(LaunchShape s, int points, Operation op = Operation::values) {
+  s.points = points;
+  s.op = op;
+  return s;
+}
 
 /// Collects the warnings for one test; resets the library's state before and after.
 class Registry : public ::testing::Test {
@@ -81,73 +106,105 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
+TEST(LaunchLimits, HeuristicFillsWholeWarpsWithinTheLimits) {
+  // Q = 3: 32 elements make 96 threads, three full warps. Q = 64: one element is two warps.
+  EXPECT_EQ(heuristic_elements_per_block(tri1, test_gpu), 32);
+  const LaunchShape hex3{{Shape::hexahedron, 3}, Operation::values, 64, 3, 3, Precision::fp64};
+  EXPECT_EQ(heuristic_elements_per_block(hex3, test_gpu), 1);
+  // The limits: 512 threads per block and 64 elements (blockDim.z) on a roomy device...
+  EXPECT_EQ(max_elements_per_block(tri1, test_gpu), 64);
+  EXPECT_EQ(max_elements_per_block(hex3, test_gpu), 512 / 64);
+  // ...and the shared memory of a small one, which also bounds the heuristic.
+  const DeviceInfo small = device("Small GPU", 9, 0, 2048);
+  const int limit = max_elements_per_block(tri1, small);
+  EXPECT_GE(limit, 1);
+  EXPECT_LT(limit, 32);
+  EXPECT_LE(heuristic_elements_per_block(tri1, small), limit);
+  EXPECT_EQ(max_elements_per_block(hex3, device("Tiny GPU", 9, 0, 64)), 0);
+}
+
 TEST_F(Registry, TableEntryIsUsed) {
   auto table = test_table();
-  EXPECT_EQ(elements_per_block_from(table.get(), tri1, test_gpu, limits), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, table.get()), 24);
   EXPECT_TRUE(warnings().empty());
+}
+
+TEST_F(Registry, PrecisionIsPartOfTheKey) {
+  auto table = test_table();
+  LaunchShape fp32 = tri1;
+  fp32.precision = Precision::fp32;
+  EXPECT_EQ(choose_elements_per_block(fp32, test_gpu, table.get()), 40);
+  // tet p2 values has an fp64 entry only: fp32 falls back to the heuristic, with a warning.
+  LaunchShape tet = {{Shape::tetrahedron, 2}, Operation::values, 10, 1, 3, Precision::fp32};
+  EXPECT_EQ(choose_elements_per_block(tet, test_gpu, table.get()), heuristic_elements_per_block(tet, test_gpu));
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "no entry for tetrahedron p2, values, C = 1, Q = 10, fp32")) << warnings()[0];
 }
 
 TEST_F(Registry, UnknownConfigurationFallsBackWithOneWarning) {
   auto table = test_table();
-  const TuningKey hex3{{Shape::hexahedron, 3}, Operation::values, 3, 64};
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(elements_per_block_from(table.get(), hex3, test_gpu, limits), 11);
+  const LaunchShape hex3{{Shape::hexahedron, 3}, Operation::values, 64, 3, 3, Precision::fp64};
+  const int heuristic = heuristic_elements_per_block(hex3, test_gpu);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(choose_elements_per_block(hex3, test_gpu, table.get()), heuristic);
   ASSERT_EQ(warnings().size(), 1u);
-  EXPECT_TRUE(contains(warnings()[0], "no entry for hexahedron p3, values, C = 3, Q = 64")) << warnings()[0];
+  EXPECT_TRUE(contains(warnings()[0], "no entry for hexahedron p3, values, C = 3, Q = 64, fp64")) << warnings()[0];
   EXPECT_TRUE(contains(warnings()[0], "heuristic")) << warnings()[0];
   // Another configuration: its own warning.
-  const TuningKey quad1{{Shape::quadrilateral, 1}, Operation::values, 1, 4};
-  EXPECT_EQ(elements_per_block_from(table.get(), quad1, test_gpu, limits), 11);
+  const LaunchShape quad1{{Shape::quadrilateral, 1}, Operation::values, 4, 1, 2, Precision::fp64};
+  EXPECT_EQ(choose_elements_per_block(quad1, test_gpu, table.get()), heuristic_elements_per_block(quad1, test_gpu));
   EXPECT_EQ(warnings().size(), 2u);
 }
 
 TEST_F(Registry, EntryThatDoesNotFitFallsBackWithOneWarning) {
   auto table = test_table();
-  const TuningKey key{{Shape::triangle, 1}, Operation::reference_gradients, 2, 3};
-  EXPECT_EQ(elements_per_block_from(table.get(), key, test_gpu, limits), 11);
-  EXPECT_EQ(elements_per_block_from(table.get(), key, test_gpu, limits), 11);
+  LaunchShape two = tri1;
+  two.components = 2;
+  const DeviceInfo small = device("Test GPU 3000", 9, 0, 2048);
+  const int limit = max_elements_per_block(two, small);
+  ASSERT_LT(limit, 64);
+  EXPECT_EQ(choose_elements_per_block(two, small, table.get()), heuristic_elements_per_block(two, small));
+  EXPECT_EQ(choose_elements_per_block(two, small, table.get()), heuristic_elements_per_block(two, small));
   ASSERT_EQ(warnings().size(), 1u);
-  EXPECT_TRUE(contains(warnings()[0], "test-table:6: 48 elements per block")) << warnings()[0];
-  EXPECT_TRUE(contains(warnings()[0], "at most 40")) << warnings()[0];
+  EXPECT_TRUE(contains(warnings()[0], "test-table:6: 64 elements per block")) << warnings()[0];
+  EXPECT_TRUE(contains(warnings()[0], "at most " + std::to_string(limit))) << warnings()[0];
   // Where it fits, it is used.
-  LaunchLimits roomy = limits;
-  roomy.max_fitting = 64;
-  EXPECT_EQ(elements_per_block_from(table.get(), key, test_gpu, roomy), 48);
+  EXPECT_EQ(choose_elements_per_block(two, test_gpu, table.get()), 64);
 }
 
 TEST_F(Registry, NearestPointCountKeepsThreadsPerBlock) {
   auto table = test_table();
-  // tet p2 values C=1 at Q = 10: 12 elements = 120 threads. At Q = 20 (another point set): 6 elements.
-  const TuningKey q20{{Shape::tetrahedron, 2}, Operation::values, 1, 20};
-  EXPECT_EQ(elements_per_block_from(table.get(), q20, test_gpu, limits), 6);
-  const TuningKey q4{{Shape::tetrahedron, 2}, Operation::values, 1, 4};
-  EXPECT_EQ(elements_per_block_from(table.get(), q4, test_gpu, limits), 30);  // 120 / 4
-  const TuningKey q300{{Shape::tetrahedron, 2}, Operation::values, 1, 300};
-  EXPECT_EQ(elements_per_block_from(table.get(), q300, test_gpu, limits), 1);  // 120 / 128 rounds to 1
+  // tet p2 values C = 1 at Q = 10: 12 elements = 120 threads. At Q = 20 (another point set): 6 elements.
+  const LaunchShape tet{{Shape::tetrahedron, 2}, Operation::values, 10, 1, 3, Precision::fp64};
+  EXPECT_EQ(choose_elements_per_block(with(tet, 20), test_gpu, table.get()), 6);
+  EXPECT_EQ(choose_elements_per_block(with(tet, 4), test_gpu, table.get()), 30);    // 120 / 4
+  EXPECT_EQ(choose_elements_per_block(with(tet, 300), test_gpu, table.get()), 1);   // 120 / 128 rounds to 1
   ASSERT_EQ(warnings().size(), 3u);
-  EXPECT_TRUE(contains(warnings()[0], "no entry for tetrahedron p2, values, C = 1, Q = 20; using its Q = 10 entry (line 7"))
+  EXPECT_TRUE(contains(warnings()[0], "no entry for tetrahedron p2, values, C = 1, Q = 20, fp64; using its Q = 10 "
+                                      "entry (line 8"))
       << warnings()[0];
-  // Scaled beyond what fits: the heuristic.
-  const TuningKey q2{{Shape::tetrahedron, 2}, Operation::values, 1, 2};
-  EXPECT_EQ(elements_per_block_from(table.get(), q2, test_gpu, limits), 11);  // 60 > 40
+  // Scaled beyond what fits (Q = 1: 120 elements, more than 64): the heuristic.
+  EXPECT_EQ(choose_elements_per_block(with(tet, 1), test_gpu, table.get()),
+            heuristic_elements_per_block(with(tet, 1), test_gpu));
 }
 
 TEST_F(Registry, NoTableMeansHeuristicWithOneWarningPerDevice) {
-  EXPECT_EQ(elements_per_block_from(nullptr, tri1, test_gpu, limits), 11);
-  EXPECT_EQ(elements_per_block_from(nullptr, tri1, test_gpu, limits), 11);
-  EXPECT_EQ(elements_per_block_from(nullptr, tri1, {"Other GPU", 8, 0}, limits), 11);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, device("Other GPU", 8, 0), nullptr), 32);
   ASSERT_EQ(warnings().size(), 2u);
   EXPECT_TRUE(contains(warnings()[0], "no tuning table for Test GPU 3000 (compute capability 9.0)")) << warnings()[0];
 }
 
 TEST_F(Registry, UnknownDeviceGetsNoTable) {
   EXPECT_EQ(tuning_table_for({"No Such GPU", 1, 0}), nullptr);
-  EXPECT_EQ(select_elements_per_block(tri1, {"No Such GPU", 1, 0}, limits), 11);
+  EXPECT_EQ(choose_elements_per_block(tri1, device("No Such GPU", 1, 0)), 32);
 }
 
 TEST_F(Registry, ForeignTableIsUsedWithAWarning) {
   auto table = test_table();
-  EXPECT_EQ(elements_per_block_from(table.get(), tri1, {"NVIDIA H200", 9, 0}, limits), 32);
-  EXPECT_EQ(elements_per_block_from(table.get(), tri1, {"NVIDIA H200", 9, 0}, limits), 32);
+  const DeviceInfo h200 = device("NVIDIA H200", 9, 0);
+  EXPECT_EQ(choose_elements_per_block(tri1, h200, table.get()), 24);
+  EXPECT_EQ(choose_elements_per_block(tri1, h200, table.get()), 24);
   ASSERT_EQ(warnings().size(), 1u);
   EXPECT_TRUE(contains(warnings()[0], "measured on Test GPU 3000")) << warnings()[0];
 }
@@ -156,13 +213,14 @@ TEST_F(Registry, OverrideTakesPrecedence) {
   const std::string path = write("feinterp_registry_env_other.txt", test_table_text);
   setenv(table_environment_variable, path.c_str(), 1);
   TuningTable own = parse_tuning_table(test_table_text, "api");
-  own.entries[0].elements_per_block = 7;  // tri p1 C=1
+  for (TuningEntry& e : own.entries)
+    if (e.type == tri1.type && e.components == 1 && e.precision == Precision::fp64) e.elements_per_block = 7;
   auto previous = set_tuning_table(std::make_shared<const TuningTable>(own));
   EXPECT_EQ(previous, nullptr);
-  EXPECT_EQ(select_elements_per_block(tri1, test_gpu, limits), 7);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 7);
   EXPECT_EQ(tuning_table_for({"Any GPU", 7, 0})->source, "api");
   set_tuning_table(nullptr);
-  EXPECT_EQ(select_elements_per_block(tri1, test_gpu, limits), 32);  // now the environment's
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 24);  // now the environment's
 }
 
 TEST_F(Registry, EnvironmentVariableOverride) {
@@ -171,12 +229,12 @@ TEST_F(Registry, EnvironmentVariableOverride) {
   auto table = tuning_table_for({"Any GPU", 7, 0});
   ASSERT_NE(table, nullptr);
   EXPECT_EQ(table->source, path);
-  EXPECT_EQ(select_elements_per_block(tri1, test_gpu, limits), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 24);
   // Read once: a change of the variable is not seen until the state is reset.
   setenv(table_environment_variable, "/nonexistent/table.txt", 1);
-  EXPECT_EQ(select_elements_per_block(tri1, test_gpu, limits), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 24);
   detail::reset_tuning_state_for_tests();
-  EXPECT_THROW(select_elements_per_block(tri1, test_gpu, limits), TuningTableError);
+  EXPECT_THROW(choose_elements_per_block(tri1, test_gpu), TuningTableError);
 }
 
 TEST_F(Registry, BadEnvironmentTableIsAClearErrorAtEveryUse) {
@@ -186,7 +244,7 @@ TEST_F(Registry, BadEnvironmentTableIsAClearErrorAtEveryUse) {
   setenv(table_environment_variable, path.c_str(), 1);
   for (int i = 0; i < 2; ++i) {
     try {
-      select_elements_per_block(tri1, test_gpu, limits);
+      choose_elements_per_block(tri1, test_gpu);
       FAIL() << "a malformed FEINTERP_TUNING_TABLE was accepted";
     } catch (const TuningTableError& e) {
       EXPECT_EQ(e.line(), 5);
@@ -198,22 +256,23 @@ TEST_F(Registry, BadEnvironmentTableIsAClearErrorAtEveryUse) {
 TEST_F(Registry, EnvironmentNoneMeansHeuristic) {
   setenv(table_environment_variable, "none", 1);
   set_tuning_table(nullptr);
-  EXPECT_EQ(tuning_table_for(test_gpu), nullptr);
-  EXPECT_EQ(select_elements_per_block(tri1, test_gpu, limits), 11);
+  EXPECT_EQ(tuning_table_for({test_gpu.name, test_gpu.major, test_gpu.minor}), nullptr);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 32);
 }
 
 TEST_F(Registry, ConcurrentLookupsAndOverridesAreSafe) {
   auto table = test_table();
-  const TuningKey unknown{{Shape::hexahedron, 1}, Operation::values, 1, 8};
+  const LaunchShape unknown{{Shape::hexahedron, 1}, Operation::values, 8, 1, 3, Precision::fp64};
+  const int unknown_heuristic = heuristic_elements_per_block(unknown, test_gpu);
   std::atomic<bool> bad{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&, t] {
       for (int i = 0; i < 2000; ++i) {
         if (t == 0 && i % 10 == 0) set_tuning_table(i % 20 ? table : nullptr);
-        const int a = select_elements_per_block(tri1, test_gpu, limits);
-        const int b = select_elements_per_block(unknown, test_gpu, limits);
-        if ((a != 32 && a != 11) || b != 11) bad = true;
+        const int a = choose_elements_per_block(tri1, test_gpu);
+        const int b = choose_elements_per_block(unknown, test_gpu);
+        if ((a != 24 && a != 32) || b != unknown_heuristic) bad = true;
       }
     });
   for (std::thread& t : threads) t.join();
@@ -232,8 +291,8 @@ std::string read_source_table(const std::string& file) {
   // FEINTERP_TEST_DATA_DIR is <source>/tests/data, which need not exist: cut it rather than use "..".
   const std::string data = FEINTERP_TEST_DATA_DIR;
   const std::string root = data.substr(0, data.rfind("/tests/data"));
-  std::ifstream in(root + "/tuning/tables/" + file, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot read " << root << "/tuning/tables/" << file;
+  std::ifstream in(root + "/backends/cuda/tuning/tables/" + file, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot read " << root << "/backends/cuda/tuning/tables/" << file;
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -260,14 +319,14 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
     EXPECT_NE(tuning_table_for({t.device, t.major, t.minor + 1}), tables[i]);
     EXPECT_NE(tuning_table_for({t.device + " X", t.major, t.minor}), tables[i]);
   }
-  if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (tuning/tables/): every device uses the heuristic";
+  if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
 }
 
 TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountAndOperation) {
   std::shared_ptr<const TuningTable> h100;
   for (const auto& t : embedded_tuning_tables())
     if (t->device == "NVIDIA H100 80GB HBM3") h100 = t;
-  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (tuning/tables/nvidia-h100-80gb-hbm3.txt)";
+  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (backends/cuda/tuning/tables/nvidia-h100-80gb-hbm3.txt)";
   EXPECT_EQ(h100->major, 9);
   EXPECT_EQ(h100->minor, 0);
   EXPECT_EQ(h100->point_set, "nodes");

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include <feinterp/tuning/table.hpp>
+#include <feinterp/backends/cuda/tuning/table.hpp>
 
 using namespace feinterp;
 using namespace feinterp::tuning;
@@ -110,7 +110,7 @@ TEST(TuningTable, EveryMalformedLineIsNamed) {
   const std::vector<Case> cases = {
       {"", 0, "empty"},
       {"device: X\n", 1, "not a tuning table's first line"},
-      {"# feinterp tuning table v2\n", 1, "unsupported format version 'v2'"},
+      {"# feinterp tuning table v3\n", 1, "unsupported format version 'v3'"},
       {header + "triangle 1 1 values 3 32\n", 5, "6 fields; expected 7"},
       {header + "triangle 1 1 values 3 32 4.5 9\n", 5, "8 fields; expected 7"},
       {header + "prism 1 1 values 3 32 4.5\n", 5, "element 'prism'"},
@@ -127,7 +127,7 @@ TEST(TuningTable, EveryMalformedLineIsNamed) {
       {header + "triangle 1 1 values 3 32 -1\n", 5, "time_us '-1'"},
       {header + "triangle 1 1 values 3 32 nan\n", 5, "time_us 'nan'"},
       {header + "triangle 1 1 values 3 32 4.5us\n", 5, "time_us '4.5us'"},
-      {header + entry + "\n" + "triangle 1 1 values 3 16 9.5\n", 7, "duplicate entry for triangle p1, C = 1, values, Q = 3 (first on line 5)"},
+      {header + entry + "\n" + "triangle 1 1 values 3 16 9.5\n", 7, "duplicate entry for triangle p1, C = 1, values, fp64, Q = 3 (first on line 5)"},
       {header + entry + "device: Y\n", 6, "header 'device:' after the first entry (line 5)"},
       {header + "colour: blue\n" + entry, 5, "unknown header 'colour:'"},
       {"# feinterp tuning table v1\ndevice: A\ndevice: B\n", 3, "second 'device:' header (first on line 2)"},
@@ -212,4 +212,45 @@ TEST(TuningTable, FileStem) {
   EXPECT_EQ(table_file_stem("Tesla V100-SXM2-16GB"), "tesla-v100-sxm2-16gb");
   EXPECT_EQ(table_file_stem("  NVIDIA  GeForce RTX 4090 "), "nvidia-geforce-rtx-4090");
   EXPECT_EQ(table_file_stem("..."), "unknown-device");
+}
+
+// Version 2 adds the precision column: the same configuration has an entry per precision, lookups (exact
+// and nearest) never cross precisions, a version-1 table's entries are fp64, and format writes version 2.
+TEST(TuningTable, Version2HasAPrecisionColumn) {
+  const std::string v2_header = "# feinterp tuning table v2\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
+  const TuningTable t = parse_tuning_table(v2_header +
+                                               "triangle 1 1 reference_gradients fp64 3 32 43.9\n"
+                                               "triangle 1 1 reference_gradients fp32 3 48 30.1\n",
+                                           "v2.txt");
+  ASSERT_EQ(t.entries.size(), 2u);
+  const TuningKey fp64{{Shape::triangle, 1}, Operation::reference_gradients, 1, 3, Precision::fp64};
+  TuningKey fp32 = fp64;
+  fp32.precision = Precision::fp32;
+  ASSERT_NE(t.find(fp64), nullptr);
+  ASSERT_NE(t.find(fp32), nullptr);
+  EXPECT_EQ(t.find(fp64)->elements_per_block, 32);
+  EXPECT_EQ(t.find(fp32)->elements_per_block, 48);
+  TuningKey fp32_other_q = fp32;
+  fp32_other_q.points = 6;
+  ASSERT_NE(t.nearest(fp32_other_q), nullptr);
+  EXPECT_EQ(t.nearest(fp32_other_q)->elements_per_block, 48);
+
+  const std::string text = format_tuning_table(t);
+  EXPECT_EQ(text.rfind(table_signature, 0), 0u) << text;
+  EXPECT_EQ(parse_tuning_table(text, "again").find(fp32)->elements_per_block, 48);
+
+  const TuningTable v1 = parse_tuning_table(sample, "sample.txt");
+  ASSERT_NE(v1.find(fp64), nullptr);
+  EXPECT_EQ(v1.find(fp32), nullptr);
+  EXPECT_EQ(v1.nearest(fp32), nullptr);
+
+  TuningTableError e = error_of(v2_header + "triangle 1 1 values fp16 3 32 1\n");
+  EXPECT_EQ(e.line(), 5);
+  EXPECT_NE(std::string(e.what()).find("precision 'fp16'; expected fp64 or fp32"), std::string::npos) << e.what();
+  e = error_of(v2_header + "triangle 1 1 values 3 32 1\n");  // a version-1 line in a version-2 table
+  EXPECT_EQ(e.line(), 5);
+  EXPECT_NE(std::string(e.what()).find("7 fields; expected 8"), std::string::npos) << e.what();
+  e = error_of(v2_header + "triangle 1 1 values fp32 3 32 1\ntri 1 1 values fp32 3 16 2\n");
+  EXPECT_EQ(e.line(), 6);
+  EXPECT_NE(std::string(e.what()).find("duplicate entry"), std::string::npos) << e.what();
 }

@@ -1,7 +1,8 @@
-// The CPU interpolation against exact answers: polynomial fields the elements reproduce, on meshes of
-// randomly perturbed (curved) elements, affine elements and a quadratic-curved p = 2 mesh; every
-// output poisoned with NaN first and every entry checked. Plus threads, inverted elements, and the
-// validation of arguments.
+// Interpolation through the front door against exact answers: polynomial fields the elements
+// reproduce, on meshes of randomly perturbed (curved) elements, affine elements and a quadratic-curved
+// p = 2 mesh; every output poisoned with NaN first and every entry checked. Plus threads, the
+// orientation policy, and the validation of arguments. Built twice: on the CPU executor, and on the
+// GPU's (label gpu; skipped without a GPU), from the same source (support/front_door.hpp).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -16,12 +17,12 @@
 #include <vector>
 
 #include <feinterp/elements/elements.hpp>
-#include <feinterp/fem/interpolate.hpp>
 #include <feinterp/fem/quadrature.hpp>
-#include <feinterp/fem/tabulation.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
 
 #include "../support/random_block.hpp"
 #include "../support/element_lists.hpp"
+#include "../support/front_door.hpp"
 
 namespace feinterp {
 namespace {
@@ -220,8 +221,8 @@ TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
     maps[std::size_t(e)](xi, x);
     for (int k = 0; k < D; ++k) x[k] += perturbation(random);  // curved, randomly perturbed elements
   });
+  FEINTERP_REQUIRE_EXECUTOR();
   const PointSet points = random_points(type, Q, random);
-  const Tabulation table = tabulate(type, points);
   for (int C : {1, 2, 3, 5, 9}) {
     SCOPED_TRACE("components " + std::to_string(C));
     // A different polynomial per (element, component).
@@ -239,11 +240,10 @@ TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
           expected_values.push_back(p(points.point(q)));
           for (int d = 0; d < D; ++d) expected_gradients.push_back(p.derivative(points.point(q), d));
         }
-    const FieldView field{u.data(), u.size(), C};
-    std::vector<double> values(expected_values.size(), nan), gradients(expected_gradients.size(), nan);
-    interpolate_values(mesh.block(), table, mesh.node_count, field, {values.data(), values.size()});
+    const std::vector<double> values = test::compute(Operation::values, mesh.block(), mesh.node_count, points, {}, u, C).out;
     expect_close(values, expected_values, 1e-12, "values");
-    interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, {gradients.data(), gradients.size()});
+    const std::vector<double> gradients =
+        test::compute(Operation::reference_gradients, mesh.block(), mesh.node_count, points, {}, u, C).out;
     expect_close(gradients, expected_gradients, 1e-12, "reference gradients");
   }
 }
@@ -255,6 +255,7 @@ TEST_P(InterpolateAllTypes, ValuesAndReferenceGradientsOfPolynomialsAreExact) {
 // Every 1D and 2D type is checked both in its plane (S = 2) and in 3D (S = 3). Tolerance 1e-11
 // relative: |A| ~ 2.5, cond(A) <= ~10, values up to ~3^p.
 TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes) {
+  FEINTERP_REQUIRE_EXECUTOR();
   const ElementType type = GetParam();
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE("random seed " + std::to_string(seed));
@@ -270,7 +271,6 @@ TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes
     });
     mesh.space_dimension = S;
     const PointSet points = random_points(type, Q, random);
-    const Tabulation table = tabulate(type, points);
     std::vector<Polynomial> f;
     for (int c = 0; c < C; ++c) f.emplace_back(S, type.order, false, random);  // total degree <= p in x
     std::vector<double> u(std::size_t(mesh.node_count) * C);
@@ -293,17 +293,14 @@ TEST_P(InterpolateAllTypes, PhysicalGradientsOfPolynomialsAreExactOnAffineMeshes
       }
     }
     ASSERT_EQ(expected_gradients.size(), output_size(Operation::physical_gradients, mesh.block(), Q, C));
-    std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detjs.size(), nan);
-    interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                   {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
-                                   {detj.data(), detj.size()});
-    expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
-    expect_close(detj, expected_detjs, 1e-12, "det J");
+    const test::Computed<double> got = test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count,
+                                                     points, mesh.coordinates, u, C);
+    expect_close(got.out, expected_gradients, 1e-11, "physical gradients");
+    expect_close(got.detj, expected_detjs, 1e-12, "det J");
     // Without a det J output, the same gradients.
-    std::vector<double> again(gradients.size(), nan);
-    interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                   {u.data(), u.size(), C}, {again.data(), again.size()}, {});
-    EXPECT_EQ(0, std::memcmp(again.data(), gradients.data(), again.size() * sizeof(double)));
+    const std::vector<double> again = test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count,
+                                                    points, mesh.coordinates, u, C, {}, false).out;
+    EXPECT_EQ(0, std::memcmp(again.data(), got.out.data(), again.size() * sizeof(double)));
   }
 }
 
@@ -319,6 +316,7 @@ INSTANTIATE_TEST_SUITE_P(QuadraticTypes, InterpolateCurved,
                          name_of);
 
 TEST_P(InterpolateCurved, PhysicalGradientsOnQuadraticallyCurvedElements) {
+  FEINTERP_REQUIRE_EXECUTOR();
   const ElementType type = GetParam();
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE("random seed " + std::to_string(seed));
@@ -361,7 +359,6 @@ TEST_P(InterpolateCurved, PhysicalGradientsOnQuadraticallyCurvedElements) {
   };
   const TestMesh mesh = make_mesh(type, E, random, phi);
   const PointSet points = random_points(type, Q, random);
-  const Tabulation table = tabulate(type, points);
   std::vector<Polynomial> g;
   for (int c = 0; c < C; ++c) g.emplace_back(D, 2, false, random);  // total degree 2 in xi
   std::vector<double> u(std::size_t(mesh.node_count) * C);
@@ -381,12 +378,10 @@ TEST_P(InterpolateCurved, PhysicalGradientsOnQuadraticallyCurvedElements) {
         for (int d = 0; d < D; ++d) expected_gradients.push_back(physical[d]);
       }
     }
-  std::vector<double> gradients(expected_gradients.size(), nan), detj(expected_detj.size(), nan);
-  interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                 {u.data(), u.size(), C}, {gradients.data(), gradients.size()},
-                                 {detj.data(), detj.size()});
-  expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
-  expect_close(detj, expected_detj, 1e-12, "det J");
+  const test::Computed<double> got =
+      test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count, points, mesh.coordinates, u, C);
+  expect_close(got.out, expected_gradients, 1e-11, "physical gradients");
+  expect_close(got.detj, expected_detj, 1e-12, "det J");
 }
 
 // ---- threads and errors -------------------------------------------------------------------------
@@ -409,35 +404,31 @@ INSTANTIATE_TEST_SUITE_P(SomeTypes, InterpolateThreads,
                          name_of);
 
 // 5000 elements over 4 threads (more than 1024 per thread, so 4 threads really run): bitwise the
-// results of one thread, for every operation.
+// results of one thread, for every operation. (The GPU's counterpart: every elements_per_block gives
+// the same bits, tests/cuda.)
 TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
+  if (test::test_executor() != Executor::cpu) GTEST_SKIP() << "CPU threads only";
   const ElementType type = GetParam();
   std::mt19937 random(std::random_device{}());
   const offset_t E = 5000;
   const TestMesh mesh = perturbed_mesh(type, E, random);
-  const int D = dimension(type.shape), Q = 5;
-  const Tabulation table = tabulate(type, random_points(type, Q, random));
+  const int Q = 5;
+  const PointSet points = random_points(type, Q, random);
   for (int C : {1, 3, 4}) {
     SCOPED_TRACE("components " + std::to_string(C));
     std::vector<double> u(std::size_t(mesh.node_count) * C);
     std::uniform_real_distribution<double> uniform(-1, 1);
     for (double& v : u) v = uniform(random);
-    const FieldView field{u.data(), u.size(), C};
-    for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients}) {
+    for (Operation op : all_operations) {
       SCOPED_TRACE(operation_name(op));
       std::vector<double> results[2], detj[2];
       for (int run = 0; run < 2; ++run) {
-        CpuOptions options;
+        InterpolatorOptions options;
         options.threads = run == 0 ? 1 : 4;
-        results[run].assign(output_size(op, mesh.block(), Q, C), nan);
-        detj[run].assign(std::size_t(E * Q), nan);
-        const OutputView out{results[run].data(), results[run].size()};
-        if (op == Operation::values) interpolate_values(mesh.block(), table, mesh.node_count, field, out, options);
-        if (op == Operation::reference_gradients)
-          interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, out, options);
-        if (op == Operation::physical_gradients)
-          interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count, field, out,
-                                         {detj[run].data(), detj[run].size()}, options);
+        const test::Computed<double> got =
+            test::compute(Operation(op), mesh.block(), mesh.node_count, points, mesh.coordinates, u, C, options);
+        results[run] = got.out;
+        detj[run] = got.detj;
       }
       for (double v : results[1]) ASSERT_FALSE(std::isnan(v)) << "an output was not written";
       EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(double)));
@@ -467,6 +458,7 @@ void expect_invalid_message(const std::function<void()>& call, const std::vector
 // point. Such an element is valid: det J keeps its sign in the output, and physical gradients are
 // those of the field, exactly (a polynomial of degree <= p in x on affine elements, mirrored or not).
 TEST(Orientation, MirroredElementsAreComputedWithNegativeDetJ) {
+  FEINTERP_REQUIRE_EXECUTOR();
   for (ElementType type : {ElementType{Shape::triangle, 2}, ElementType{Shape::quadrilateral, 1},
                            ElementType{Shape::tetrahedron, 3}, ElementType{Shape::hexahedron, 2}}) {
     SCOPED_TRACE(to_string(type));
@@ -487,18 +479,14 @@ TEST(Orientation, MirroredElementsAreComputedWithNegativeDetJ) {
         for (int n = 0; n < N; ++n) mesh.coordinates[std::size_t(mesh.connectivity[std::size_t(e * N + n)]) * 3] *= -1.0;
     }
     const PointSet points = random_points(type, Q, random);
-    const Tabulation table = tabulate(type, points);
     const Polynomial f(D, type.order, false, random);
     std::vector<double> u(std::size_t(mesh.node_count));
     for (offset_t g = 0; g < mesh.node_count; ++g) u[std::size_t(g)] = f(&mesh.coordinates[std::size_t(g) * 3]);
-    std::vector<double> gradients(output_size(Operation::physical_gradients, mesh.block(), Q, 1), nan),
-        detj(std::size_t(E * Q), nan);
     for (int threads : {1, 3}) {
-      CpuOptions options;
+      InterpolatorOptions options;
       options.threads = threads;
-      interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                     {u.data(), u.size(), 1}, {gradients.data(), gradients.size()},
-                                     {detj.data(), detj.size()}, options);
+      const test::Computed<double> got = test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count,
+                                                       points, mesh.coordinates, u, 1, options);
       std::vector<double> expected_gradients, expected_detjs;
       for (offset_t e = 0; e < E; ++e) {
         Eigen::MatrixXd J = maps[std::size_t(e)].jacobian();
@@ -511,8 +499,8 @@ TEST(Orientation, MirroredElementsAreComputedWithNegativeDetJ) {
           for (int k = 0; k < D; ++k) expected_gradients.push_back(f.derivative(x, k));
         }
       }
-      expect_close(gradients, expected_gradients, 1e-11, "physical gradients");
-      expect_close(detj, expected_detjs, 1e-12, "det J");
+      expect_close(got.out, expected_gradients, 1e-11, "physical gradients");
+      expect_close(got.detj, expected_detjs, 1e-12, "det J");
     }
   }
 }
@@ -521,6 +509,7 @@ TEST(Orientation, MirroredElementsAreComputedWithNegativeDetJ) {
 // between its points. That is an error naming the element (by the file's tag when the block has
 // tags), the point and det J: the smallest such element, whatever the number of threads.
 TEST(Orientation, TangledElementIsAnErrorNamingItsTag) {
+  FEINTERP_REQUIRE_EXECUTOR();
   for (ElementType type : {ElementType{Shape::triangle, 2}, ElementType{Shape::quadrilateral, 2},
                            ElementType{Shape::tetrahedron, 2}}) {
     SCOPED_TRACE(to_string(type));
@@ -541,16 +530,14 @@ TEST(Orientation, TangledElementIsAnErrorNamingItsTag) {
     for (offset_t e = 0; e < E; ++e) tags[std::size_t(e)] = std::size_t(1000 + 7 * e);
     BlockView block = mesh.block();
     block.element_tags = tags.data();
-    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 4));
-    const int Q = table.points;
-    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
-    std::vector<double> out(output_size(Operation::physical_gradients, block, Q, 1));
+    const PointSet points = quadrature_rule(type.shape, 4);
+    const std::vector<double> u(std::size_t(mesh.node_count), 1.0);
     for (int threads : {1, 2, 4}) {
-      CpuOptions options;
+      InterpolatorOptions options;
       options.threads = threads;
       try {
-        interpolate_physical_gradients(block, table, mesh.coordinates.data(), mesh.node_count,
-                                       {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, options);
+        test::compute(Operation::physical_gradients, block, mesh.node_count, points, mesh.coordinates, u, 1, options,
+                      false);
         ADD_FAILURE() << "no DegenerateElementError with " << threads << " threads";
       } catch (const DegenerateElementError& error) {
         EXPECT_EQ(error.element(), 3100) << threads << " threads";
@@ -570,6 +557,7 @@ TEST(Orientation, TangledElementIsAnErrorNamingItsTag) {
 // det J = 0 at a point (a triangle with its three vertices on a line; a surface triangle in 3D with
 // the same collapse) is degenerate: an error, in the plane and in space.
 TEST(Orientation, DegenerateElementIsAnError) {
+  FEINTERP_REQUIRE_EXECUTOR();
   const ElementType type{Shape::triangle, 1};
   for (int S : {2, 3}) {
     SCOPED_TRACE("space dimension " + std::to_string(S));
@@ -585,12 +573,10 @@ TEST(Orientation, DegenerateElementIsAnError) {
       x[1] = x[0] - 6.0;
       if (S == 3) x[2] = 0.75 * (x[0] - 6.0);
     }
-    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2));
-    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
-    std::vector<double> out(output_size(Operation::physical_gradients, mesh.block(), table.points, 1));
+    const std::vector<double> u(std::size_t(mesh.node_count), 1.0);
     try {
-      interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                     {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
+      test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count, quadrature_rule(type.shape, 2),
+                    mesh.coordinates, u, 1, {}, false);
       ADD_FAILURE() << "no DegenerateElementError";
     } catch (const DegenerateElementError& error) {
       EXPECT_EQ(error.element(), 6);
@@ -604,23 +590,22 @@ TEST(Orientation, DegenerateElementIsAnError) {
 // Zero within rounding (orientation.hpp): a sliver whose height is 1e-10 of its base is computed, one
 // whose height is 1e-15 of it (det J below 64 eps times the product of the edge lengths) is refused.
 TEST(Orientation, SliversAreComputedUntilTheirDetJIsRoundingNoise) {
+  FEINTERP_REQUIRE_EXECUTOR();
   const ElementType type{Shape::triangle, 1};
-  const Tabulation table = tabulate(type, quadrature_rule(type.shape, 1));
+  const PointSet points = quadrature_rule(type.shape, 1);
   const std::vector<node_index> connectivity = {0, 1, 2};
   for (double height : {1e-10, 1e-15}) {
     SCOPED_TRACE("height " + std::to_string(height));
     const std::vector<double> x = {0, 0, 0, 1, 0, 0, 0.5, height, 0};
     const std::vector<double> u = {0, 1, 0.5};  // u = x at the nodes
-    std::vector<double> gradient(2), detj(1);
     auto run = [&] {
-      interpolate_physical_gradients({type, connectivity.data(), 1}, table, x.data(), 3, {u.data(), 3, 1},
-                                     {gradient.data(), 2}, {detj.data(), 1});
+      return test::compute(Operation::physical_gradients, {type, connectivity.data(), 1}, 3, points, x, u, 1);
     };
     if (height > 1e-12) {
-      run();
-      EXPECT_NEAR(detj[0], height, 1e-12 * height);
-      EXPECT_NEAR(gradient[0], 1.0, 1e-12);
-      EXPECT_NEAR(gradient[1], 0.0, 1e-5);  // (0.5 - 0.5) / height: rounding of x, amplified by 1 / height
+      const test::Computed<double> got = run();
+      EXPECT_NEAR(got.detj[0], height, 1e-12 * height);
+      EXPECT_NEAR(got.out[0], 1.0, 1e-12);
+      EXPECT_NEAR(got.out[1], 0.0, 1e-5);  // (0.5 - 0.5) / height: rounding of x, amplified by 1 / height
     } else {
       EXPECT_THROW(run(), DegenerateElementError);
     }
@@ -628,8 +613,9 @@ TEST(Orientation, SliversAreComputedUntilTheirDetJIsRoundingNoise) {
 }
 
 // A block with space dimension 2 reads x and y only, so a node with z != 0 would silently lose its z:
-// it is refused, naming the node; the same block declared in 3D is computed.
+// the plan refuses it when it is built, naming the node; the same block declared in 3D is computed.
 TEST(Orientation, NodeOffThePlaneOfAPlanarBlockIsRefused) {
+  FEINTERP_REQUIRE_EXECUTOR();
   for (ElementType type : {ElementType{Shape::line, 2}, ElementType{Shape::quadrilateral, 3}}) {
     SCOPED_TRACE(to_string(type));
     std::mt19937 random(std::random_device{}());
@@ -637,18 +623,15 @@ TEST(Orientation, NodeOffThePlaneOfAPlanarBlockIsRefused) {
     const int N = nodes_per_element(type);
     const node_index off = mesh.connectivity[std::size_t(17 * N + 1)];
     mesh.coordinates[std::size_t(off) * 3 + 2] = 0.125;
-    const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2));
-    std::vector<double> u(std::size_t(mesh.node_count), 1.0);
-    std::vector<double> out(output_size(Operation::physical_gradients, 40, table.points, 1, dimension(type.shape), 3));
-    expect_invalid_message(
-        [&] {
-          interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                         {u.data(), u.size(), 1}, {out.data(), out.size()}, {});
-        },
-        {"node " + std::to_string(off), "local node 1 of element 17", "z = 0.125", "space dimension is 2"});
+    const PointSet points = quadrature_rule(type.shape, 2);
+    const std::vector<double> u(std::size_t(mesh.node_count), 1.0);
+    auto run = [&] {
+      test::compute(Operation::physical_gradients, mesh.block(), mesh.node_count, points, mesh.coordinates, u, 1);
+    };
+    expect_invalid_message(run, {"node " + std::to_string(off), "local node 1 of element 17", "z = 0.125",
+                                 "space dimension is 2"});
     mesh.space_dimension = 3;
-    EXPECT_NO_THROW(interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count,
-                                                   {u.data(), u.size(), 1}, {out.data(), out.size()}, {}));
+    EXPECT_NO_THROW(run());
   }
 }
 
@@ -664,6 +647,7 @@ INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, RotationInvariance,
                          name_of);
 
 TEST_P(RotationInvariance, MeasureAndRotatedGradients) {
+  FEINTERP_REQUIRE_EXECUTOR();
   const ElementType type = GetParam();
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE("random seed " + std::to_string(seed));
@@ -674,14 +658,12 @@ TEST_P(RotationInvariance, MeasureAndRotatedGradients) {
   const double t[3] = {0.5, -2.0, 3.0};
   const test::RandomBlock space = test::rotated(planar, R, t);
   const std::vector<double> u = test::random_field(planar.node_count(), C, rng);
-  const Tabulation table = tabulate(type, quadrature_rule(type.shape, 2 * type.order));
-  const int Q = table.points;
+  const PointSet points = quadrature_rule(type.shape, 2 * type.order);
   auto physical = [&](const test::RandomBlock& block, std::vector<double>& detj) {
-    std::vector<double> out(output_size(Operation::physical_gradients, block.view(), Q, C), nan);
-    detj.assign(std::size_t(block.elements) * Q, nan);
-    interpolate_physical_gradients(block.view(), table, block.coordinates.data(), block.node_count(),
-                                   {u.data(), u.size(), C}, {out.data(), out.size()}, {detj.data(), detj.size()});
-    return out;
+    test::Computed<double> got = test::compute(Operation::physical_gradients, block.view(), block.node_count(), points,
+                                               block.coordinates, u, C);
+    detj = got.detj;
+    return got.out;
   };
   std::vector<double> planar_detj, space_detj;
   const std::vector<double> planar_gradients = physical(planar, planar_detj);
@@ -691,47 +673,63 @@ TEST_P(RotationInvariance, MeasureAndRotatedGradients) {
   EXPECT_LE(test::relative_error(space_gradients, test::rotate_gradients(planar_gradients, R)), 1e-12);
 }
 
+// The plan checks the block and the points once, at construction; a call checks only its sizes. Every
+// message says what was wrong and what was expected.
 TEST(InterpolateErrors, InvalidArgumentsAreRejectedWithTheExpectedSize) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  const Executor executor = test::test_executor();
+  InterpolatorOptions options;
+  options.executor = executor;
   std::mt19937 random(1);
   const ElementType type{Shape::triangle, 2};
   TestMesh mesh = perturbed_mesh(type, 10, random);  // 60 nodes
-  const Tabulation table = tabulate(type, random_points(type, 4, random));
-  std::vector<double> u(std::size_t(mesh.node_count) * 2, 1.0), out(10 * 4 * 2 * 2, 0.0), detj(40);
+  const PointSet points = random_points(type, 4, random);
+  ExecutorArray<node_index> connectivity(executor, mesh.connectivity);
+  const ExecutorArray<double> x(executor, mesh.coordinates),
+      u(executor, std::vector<double>(std::size_t(mesh.node_count) * 2, 1.0));
+  ExecutorArray<double> out(executor, 10 * 4 * 2 * 2), detj(executor, 40);
+  BlockView block = mesh.block();
+  block.connectivity = connectivity.data();
+  const Interpolator<double> plan(block, mesh.node_count, points, x.data(), options);
   const FieldView field{u.data(), u.size(), 2};
   const OutputView output{out.data(), out.size()};
 
   // Wrong field size: expected 60 * 2 = 120.
-  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, {u.data(), 119, 2}, output); },
-                 "120");
-  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, {u.data(), u.size(), 10}, output); },
-                 "1 to 9");
+  expect_invalid([&] { plan.apply(Operation::values, {u.data(), 119, 2}, output); }, "120");
+  expect_invalid([&] { plan.apply(Operation::values, {u.data(), u.size(), 10}, output); }, "1 to 9");
   // Wrong output size: values need 10 * 4 * 2 = 80, gradients 160, det J 40.
-  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, {out.data(), 79}); }, "80");
-  expect_invalid(
-      [&] { interpolate_reference_gradients(mesh.block(), table, mesh.node_count, field, {out.data(), 159}); },
-      "160");
-  expect_invalid(
-      [&] {
-        interpolate_physical_gradients(mesh.block(), table, mesh.coordinates.data(), mesh.node_count, field, output,
-                                       {detj.data(), 39});
-      },
-      "40");
-  // Table of another type.
-  const Tabulation other = tabulate({Shape::triangle, 1}, random_points({Shape::triangle, 1}, 4, random));
-  expect_invalid([&] { interpolate_values(mesh.block(), other, mesh.node_count, field, output); }, "triangle p2");
-  // Connectivity out of range: element 7, local node 4 holds 60, expected [0, 60).
+  expect_invalid([&] { plan.apply(Operation::values, field, {out.data(), 79}); }, "80");
+  expect_invalid([&] { plan.apply(Operation::reference_gradients, field, {out.data(), 159}); }, "160");
+  expect_invalid([&] { plan.apply(Operation::physical_gradients, field, output, {detj.data(), 39}); }, "40");
+  // Physical gradients from a plan built without coordinates.
+  const Interpolator<double> no_geometry(block, mesh.node_count, points, nullptr, options);
+  expect_invalid([&] { no_geometry.apply(Operation::physical_gradients, field, output); }, "coordinates are null");
+  // Points of another shape.
+  const PointSet square = random_points({Shape::quadrilateral, 1}, 4, random);
+  expect_invalid([&] { Interpolator<double>(block, mesh.node_count, square, x.data(), options); }, "quadrilateral");
+  // Connectivity out of range, found at construction: element 7, local node 4 holds 60, expected [0, 60).
   mesh.connectivity[7 * 6 + 4] = node_index(mesh.node_count);
-  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, output); }, "[0, 60)");
-  expect_invalid([&] { interpolate_values(mesh.block(), table, mesh.node_count, field, output); }, "element 7");
+  connectivity.copy_from(mesh.connectivity.data(), mesh.connectivity.size());
+  expect_invalid_message([&] { Interpolator<double>(block, mesh.node_count, points, x.data(), options); },
+                         {"[0, 60)", "element 7", "local node 4"});
   mesh.connectivity[7 * 6 + 4] = -1;
-  expect_invalid([&] { validate_connectivity(mesh.block(), mesh.node_count); }, "local node 4");
+  connectivity.copy_from(mesh.connectivity.data(), mesh.connectivity.size());
+  expect_invalid_message([&] { Interpolator<double>(block, mesh.node_count, points, x.data(), options); },
+                         {"element 7", "local node 4", "-1"});
 }
 
 TEST(InterpolateErrors, EmptyBlockWritesNothing) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  InterpolatorOptions options;
+  options.executor = test::test_executor();
   const ElementType type{Shape::hexahedron, 1};
   std::mt19937 random(2);
-  const Tabulation table = tabulate(type, random_points(type, 2, random));
-  EXPECT_NO_THROW(interpolate_values({type, nullptr, 0}, table, 0, {nullptr, 0, 1}, {nullptr, 0}));
+  const Interpolator<double> plan({type, nullptr, 0}, 0, random_points(type, 2, random), nullptr, options);
+  for (Operation op : {Operation::values, Operation::reference_gradients}) {
+    EXPECT_EQ(plan.output_size(op, 1), 0u);
+    EXPECT_NO_THROW(plan.apply(op, {nullptr, 0, 1}, {nullptr, 0}));
+  }
+  EXPECT_NO_THROW(plan.check());
 }
 
 }  // namespace
