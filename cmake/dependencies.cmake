@@ -15,6 +15,16 @@ add_library(feinterp_gmsh INTERFACE IMPORTED)
 target_include_directories(feinterp_gmsh INTERFACE ${GMSH_INCLUDE_DIR})
 target_link_libraries(feinterp_gmsh INTERFACE ${GMSH_LIBRARY})
 
+# libseccomp: the system-call filter of the process that reads mesh files (mesh/seccomp_filter.cpp).
+find_path(SECCOMP_INCLUDE_DIR seccomp.h)
+find_library(SECCOMP_LIBRARY NAMES seccomp)
+if(NOT SECCOMP_INCLUDE_DIR OR NOT SECCOMP_LIBRARY)
+  message(FATAL_ERROR "libseccomp not found (seccomp.h, libseccomp): install the Debian package libseccomp-dev")
+endif()
+add_library(feinterp_seccomp INTERFACE IMPORTED)
+target_include_directories(feinterp_seccomp INTERFACE ${SECCOMP_INCLUDE_DIR})
+target_link_libraries(feinterp_seccomp INTERFACE ${SECCOMP_LIBRARY})
+
 # The command-line tools: CLI11 parses their options, muparser evaluates --expr formulas.
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
