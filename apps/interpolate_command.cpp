@@ -16,7 +16,7 @@
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
-#include <feinterp/tuning/tools/atomic_write.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 
 #include "column_range.hpp"
 #include "commands.hpp"
@@ -216,7 +216,7 @@ int run_interpolate(const InterpolateOptions& o) {
       files.push_back(o.output);
     }
     if (!o.csv.empty()) {
-      tools::write_file_atomically(o.csv, results_csv(mesh, results, C));
+      write_file_atomically(o.csv, results_csv(mesh, results, C));
       files.push_back(o.csv);
     }
     times.write = writing.finish();
