@@ -21,6 +21,7 @@
 #include "column_range.hpp"
 #include "commands.hpp"
 #include "expression_field.hpp"
+#include "finite_results.hpp"
 #include "interpolator.hpp"
 #include "json_writer.hpp"
 #include "output_path.hpp"
@@ -126,6 +127,7 @@ int run_interpolate(const InterpolateOptions& o) {
     throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
   if (!o.output.empty()) check_output_path(o.output, "--output");
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  if (!o.output.empty() && !o.csv.empty()) check_distinct_outputs(o.output, "--output", o.csv, "--csv");
   const std::vector<std::string> expressions = split_expressions(o.expressions);
   if (!expressions.empty() && expressions.size() > std::size_t(max_components))
     throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +
@@ -184,6 +186,7 @@ int run_interpolate(const InterpolateOptions& o) {
   }
   times.transfer = interpolator.transfer_seconds();
   computing.finish();
+  require_finite_results(mesh, results);
 
   std::vector<Summary> summaries;
   for (int i = 0; i < 3; ++i) {
