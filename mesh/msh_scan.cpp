@@ -140,7 +140,7 @@ MshScan Scanner::run() {
     if (in_.at_end()) break;
     const MshCursor::Position begin = in_.position();
     if (!in_.line_starts_with("$")) {
-      const std::size_t n = std::min<std::size_t>(in_.rest_of_line_length(), 40);
+      const std::size_t n = std::min<std::size_t>(in_.rest_of_line_length() - 1, 40);  // without the newline
       in_.fail("found '" + printable(in_.bytes().substr(in_.offset(), n)) +
                "' between sections; expected a section header such as $Nodes");
     }
