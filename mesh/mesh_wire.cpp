@@ -80,6 +80,7 @@ class MemorySource : public WireSource {
  public:
   explicit MemorySource(const std::string& bytes) : bytes_(bytes) {}
   void read(void* data, std::size_t size) override {
+    if (size == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     if (size > left()) throw Malformed("the stream ends early");
     std::memcpy(data, bytes_.data() + at_, size);
     at_ += size;
