@@ -36,6 +36,16 @@ std::string range_text(long long min, long long max) {
 
 MshCursor::MshCursor(std::string_view bytes, std::string file) : bytes_(bytes), file_(std::move(file)) {}
 
+MshCursor::Position MshCursor::position() const {
+  Position p{offset_, line_};
+  if (byte_offsets_) return p;
+  while (p.offset < bytes_.size() && is_space(bytes_[p.offset])) {
+    if (bytes_[p.offset] == '\n') ++p.line;
+    ++p.offset;
+  }
+  return p;
+}
+
 std::string MshCursor::describe(Position p) const {
   return byte_offsets_ ? "byte offset " + std::to_string(p.offset) : "line " + std::to_string(p.line);
 }

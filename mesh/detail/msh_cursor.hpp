@@ -33,7 +33,9 @@ class MshCursor {
   /// The section that messages name ("" between sections), without the '$'.
   void set_section(std::string_view name) { section_ = name; }
 
-  Position position() const { return {offset_, line_}; }
+  /// Where the next token starts (ASCII files: past whitespace, so that a message names the line of the
+  /// token it is about), or the current byte (binary files).
+  Position position() const;
   /// "line 12" or "byte offset 4242".
   std::string describe(Position p) const;
   /// "cannot load mesh 'FILE': section $Nodes, line 12" (or without the section outside one).
