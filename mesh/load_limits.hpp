@@ -24,10 +24,11 @@
 namespace feinterp {
 
 /// Coordinates are refused beyond this magnitude, so that no Jacobian can overflow: the largest sum
-/// over an element's nodes of |dN/dxi| is ~27 (cubic hexahedron: 10 for the 1D derivative at an end
-/// point times 1.63^2 for the Lebesgue function across; tests/mesh prove the bound), so
-/// |J_ij| <= 27 x 1e100 and |det J| <= 3! x (27e100)^3 ~ 1.2e305 < 1.8e308, and the cofactors of J^-1
-/// stay below ~1e206.
+/// over an element's nodes of |dN/dxi_d| is 30.5, for the cubic simplices (the cubic hexahedron's is
+/// ~27: 10 for the 1D derivative at an end point times the 1D Lebesgue function across, up to 1.63^2;
+/// tests/mesh/untrusted_load_test.cpp checks the bound of 32 on every supported type), so
+/// |J_ij| <= 32 x 1e100, |det J| <= 3! x (32e100)^3 ~ 2e305 < 1.8e308, and the cofactors of J^-1 stay
+/// below ~1e206.
 constexpr double max_abs_coordinate = 1e100;
 
 struct LoadLimits {

@@ -74,7 +74,7 @@ std::string_view MshCursor::token(const char* what, Span span) {
   if (span == Span::same_line) {
     while (offset_ < bytes_.size() && (bytes_[offset_] == ' ' || bytes_[offset_] == '\t')) ++offset_;
     if (offset_ < bytes_.size() && is_space(bytes_[offset_]))
-      fail(std::string("the line ends where ") + what + " should be; expected it on the same line");
+      fail_at(here(), std::string("the line ends where ") + what + " should be; expected it on the same line");
   } else {
     skip_whitespace();
   }
@@ -189,7 +189,8 @@ std::size_t MshCursor::rest_of_line_length() const {
 void MshCursor::need(std::uint64_t count, std::size_t size, const char* what) const {
   if (count > remaining() / size)
     fail("the file has " + std::to_string(remaining()) + " bytes left, fewer than the " + std::to_string(count) + " x " +
-         std::to_string(size) + " bytes of " + what + " (a count in the file is too large, or the file is truncated)");
+         std::to_string(size) + " bytes of " + what + "; expected that many (a count in the file is too large, or the file "
+         "is truncated)");
 }
 
 void MshCursor::skip(std::size_t n) { offset_ += std::min(n, remaining()); }

@@ -195,7 +195,7 @@ MshScan Scanner::run() {
       for_gmsh = false;
       skip_section(name);
     }
-    const MshCursor::Position end = in_.position();
+    const MshCursor::Position end = in_.here();  // just past the $End line
     MshSection section{name, begin.offset, end.offset, {}, for_gmsh};
     section.where = "section $" + name +
                     (in_.byte_offsets() ? " (bytes " + std::to_string(begin.offset) + " to " + std::to_string(end.offset) + ")"
@@ -229,6 +229,8 @@ void Scanner::end_section(const std::string& name) {
   if (in_.at_end())
     in_.fail("the file ends here, in the middle of section $" + name + " (it is truncated); expected " + end);
   const std::string_view line = trim_right(in_.line(header_line_bytes, end.c_str(), true));
+  if (line != end && in_.at_end() && end.compare(0, line.size(), line) == 0)
+    in_.fail_at(at, "the file ends inside " + end + " (it is truncated); expected " + end);
   if (line != end)
     in_.fail_at(at, "found '" + printable(line) + "' where " + end +
                         " should be; expected " + end + " (the section holds more data than its counts say)");

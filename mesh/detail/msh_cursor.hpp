@@ -36,6 +36,8 @@ class MshCursor {
   /// Where the next token starts (ASCII files: past whitespace, so that a message names the line of the
   /// token it is about), or the current byte (binary files).
   Position position() const;
+  /// The current byte and line, without skipping anything.
+  Position here() const { return {offset_, line_}; }
   /// "line 12" or "byte offset 4242".
   std::string describe(Position p) const;
   /// "cannot load mesh 'FILE': section $Nodes, line 12" (or without the section outside one).
