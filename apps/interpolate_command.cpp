@@ -13,10 +13,10 @@
 #include <feinterp/fem/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
-#include <feinterp/mesh/atomic_file.hpp>
 
 #include "column_range.hpp"
 #include "commands.hpp"

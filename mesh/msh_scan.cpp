@@ -104,6 +104,8 @@ class Scanner {
     return std::uint64_t(in_.integer((long long)min, (long long)std::min<std::uint64_t>(max, max_int), what));
   }
   double coordinate(std::uint32_t node, int axis);
+  std::uint64_t block_count(std::uint64_t read, std::uint64_t count, const char* items);
+  void close_blocks(std::uint64_t read, std::uint64_t count, const char* items);
   void add_tag(TagKind kind, std::uint32_t tag, MshCursor::Position at);
   void require_node(std::uint32_t node, std::uint32_t element, MshCursor::Position at);
   void add_entity(int dim, long long tag) { entities_.push_back(std::uint64_t(dim) << 32 | std::uint64_t(tag)); }
@@ -409,6 +411,23 @@ void Scanner::require_node(std::uint32_t node, std::uint32_t element, MshCursor:
                         ", which is not in $Nodes; expected the tag of a node defined there");
 }
 
+// MSH 4.1 blocks: Gmsh allocates by the section header's count and writes by the blocks' counts, so a
+// block may not hold more than the header left, and the blocks must add up to it.
+std::uint64_t Scanner::block_count(std::uint64_t read, std::uint64_t count, const char* items) {
+  const MshCursor::Position at = in_.position();
+  const std::uint64_t n = ascii_or_uint64(0, max_uint64, "the block's count");
+  if (n > count - read)
+    in_.fail_at(at, "the block holds " + std::to_string(n) + " " + items + ", more than the " + std::to_string(count - read) +
+                        " left of the " + std::to_string(count) + " the section header announces; expected at most that");
+  return n;
+}
+
+void Scanner::close_blocks(std::uint64_t read, std::uint64_t count, const char* items) {
+  if (read != count)
+    in_.fail("the section header announces " + std::to_string(count) + " " + items + " but its blocks hold " +
+             std::to_string(read) + "; expected equal counts");
+}
+
 double Scanner::coordinate(std::uint32_t node, int axis) {
   static const char* names[3] = {"x", "y", "z"};
   const MshCursor::Position at = in_.position();
@@ -435,11 +454,7 @@ void Scanner::nodes_41() {
     const long long dim = ascii_or_int32(0, 3, "the block's entity dimension");
     const long long entity = ascii_or_int32(1, max_int, "the block's entity tag");
     const long long parametric = ascii_or_int32(0, 1, "the block's parametric flag");
-    const MshCursor::Position at = in_.position();
-    const std::uint64_t n = ascii_or_uint64(0, max_uint64, "the block's number of nodes");
-    if (n > count - read)
-      in_.fail_at(at, "the block holds " + std::to_string(n) + " nodes, more than the " + std::to_string(count - read) +
-                          " left of the " + std::to_string(count) + " the section header announces; expected at most that");
+    const std::uint64_t n = block_count(read, count, "nodes");
     add_entity(int(dim), entity);
     entities_sorted_ = false;
     const int per_node = 3 + (parametric ? int(dim) : 0);
@@ -458,9 +473,7 @@ void Scanner::nodes_41() {
     }
     read += n;
   }
-  if (read != count)
-    in_.fail("the section header announces " + std::to_string(count) + " nodes but its blocks hold " +
-             std::to_string(read) + "; expected equal counts");
+  close_blocks(read, count, "nodes");
   seal(nodes_, TagKind::node);
   end_section("Nodes");
 }
@@ -510,12 +523,7 @@ void Scanner::elements_41() {
     const long long entity = ascii_or_int32(1, max_int, "the block's entity tag");
     const MshCursor::Position type_at = in_.position();
     const MshElementType& type = element_type(in_, ascii_or_int32(-max_int - 1, max_int, "the element type"), type_at);
-    const MshCursor::Position count_at = in_.position();
-    const std::uint64_t n = ascii_or_uint64(0, max_uint64, "the block's number of elements");
-    if (n > count - read)
-      in_.fail_at(count_at, "the block holds " + std::to_string(n) + " elements, more than the " +
-                                std::to_string(count - read) + " left of the " + std::to_string(count) +
-                                " the section header announces; expected at most that");
+    const std::uint64_t n = block_count(read, count, "elements");
     if (type.dimension != dim)
       in_.fail_at(block_at, std::string("the block's elements are ") + type.name + " (dimension " +
                                 std::to_string(type.dimension) + ") but its entity has dimension " + std::to_string(dim) +
@@ -545,9 +553,7 @@ void Scanner::elements_41() {
     }
     read += n;
   }
-  if (read != count)
-    in_.fail("the section header announces " + std::to_string(count) + " elements but its blocks hold " +
-             std::to_string(read) + "; expected equal counts");
+  close_blocks(read, count, "elements");
   seal(elements_, TagKind::element);
   end_section("Elements");
 }

@@ -2,7 +2,6 @@
 // taken over by a hostile file would try: run a program, create a process, open a socket, write or
 // delete a file, signal the caller, lift its limits, exhaust memory, CPU, time or output, crash.
 // Each is stopped or refused, reported in words, and leaves no descriptor and no child behind.
-#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -17,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/process_state.hpp"
 #include "mesh_test_util.hpp"
 
 using namespace feinterp;
@@ -24,15 +24,8 @@ using namespace feinterp::detail;
 
 namespace {
 
-int open_descriptors() {
-  int n = 0;
-  DIR* d = ::opendir("/proc/self/fd");
-  while (::readdir(d)) ++n;
-  ::closedir(d);
-  return n;
-}
-
-bool no_child_left() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+using test::no_child_left;
+using test::open_descriptors;
 
 SandboxLimits small_limits() {
   SandboxLimits limits;

@@ -3,7 +3,6 @@
 // processes, scratch directories) and no file changed; Gmsh's own crashes and exhaustion, with the
 // pre-scan bypassed, are contained by the sandbox; a file swapped under the loader never runs as a
 // script; 2000 failed loads leave the descriptor count as it was.
-#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -26,21 +25,15 @@
 #include <thread>
 
 #include "../support/hostile_msh.hpp"
+#include "../support/process_state.hpp"
 #include "mesh_test_util.hpp"
 
 using namespace feinterp;
 
 namespace {
 
-int open_descriptors() {
-  int n = 0;
-  DIR* d = ::opendir("/proc/self/fd");
-  while (::readdir(d)) ++n;
-  ::closedir(d);
-  return n;
-}
-
-bool no_child_left() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+using test::no_child_left;
+using test::open_descriptors;
 
 std::map<std::string, std::string> snapshot(const test::TempDir& dir) {
   std::map<std::string, std::string> files;
