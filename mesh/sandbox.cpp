@@ -71,8 +71,13 @@ void close_other_descriptors(std::vector<int> keep) {
   }
 }
 
+// Lowers a limit to `soft` and `hard`, each capped by the hard limit the caller already has: an
+// unprivileged process cannot raise a hard limit, and the caller's own limit is the tighter one.
 bool set_limit(int resource, rlim_t soft, rlim_t hard) {
-  const rlimit limit{soft, hard};
+  rlimit limit{};
+  if (::getrlimit(resource, &limit) != 0) return false;
+  const rlim_t cap = limit.rlim_max;
+  limit = {cap == RLIM_INFINITY ? soft : std::min(soft, cap), cap == RLIM_INFINITY ? hard : std::min(hard, cap)};
   return ::setrlimit(resource, &limit) == 0;
 }
 
@@ -98,9 +103,11 @@ bool set_limit(int resource, rlim_t soft, rlim_t hard) {
   const std::size_t address_space = current_address_space();
   const auto cpu = rlim_t(std::max(1.0, std::ceil(limits.cpu_seconds)));
   const rlim_t files = rlim_t(*std::max_element(keep.begin(), keep.end()) + 16);
-  if (!address_space || !set_limit(RLIMIT_AS, address_space + limits.memory_bytes, address_space + limits.memory_bytes) ||
-      !set_limit(RLIMIT_CPU, cpu, cpu + 1) || !set_limit(RLIMIT_FSIZE, 0, 0) || !set_limit(RLIMIT_CORE, 0, 0) ||
-      !set_limit(RLIMIT_NOFILE, files, files) || install_reader_seccomp_filter() != 0)
+  // RLIMIT_CPU: SIGXCPU at the soft limit (reported as such), SIGKILL one second later at the hard one.
+  const rlim_t memory = address_space + limits.memory_bytes;
+  if (!address_space || !set_limit(RLIMIT_AS, memory, memory) || !set_limit(RLIMIT_CPU, cpu, cpu + 1) ||
+      !set_limit(RLIMIT_FSIZE, 0, 0) || !set_limit(RLIMIT_CORE, 0, 0) || !set_limit(RLIMIT_NOFILE, files, files) ||
+      install_reader_seccomp_filter() != 0)
     ::_exit(Sandbox::exit_setup_failed);
   try {
     child_main(output);
@@ -208,7 +215,7 @@ void Sandbox::fail_after_exit(const std::string& context) {
     if (sig == SIGSYS)
       what = "was stopped for a system call its sandbox forbids (running a program, creating a process, or "
              "tracing one)";
-    else if (sig == SIGXCPU || (sig == SIGKILL && cpu_used_ >= std::ceil(limits_.cpu_seconds)))
+    else if (sig == SIGXCPU || (sig == SIGKILL && cpu_used_ >= 0.9 * std::ceil(limits_.cpu_seconds)))
       what = "used more than its " + seconds_text(std::ceil(limits_.cpu_seconds)) + " of CPU time (set from the file's size)";
     else if (sig == SIGXFSZ)
       what = "tried to write a file, which its sandbox forbids";

@@ -6,10 +6,11 @@
 //   * PR_SET_PDEATHSIG = SIGKILL: it dies with the thread that forked it;
 //   * stdin, stdout and stderr on /dev/null (one error line from the caller's command, not Gmsh's
 //     output), every descriptor closed except the pipe and the ones the caller keeps;
-//   * setrlimit, soft = hard (so that it cannot raise them; seccomp refuses prlimit64 with a new limit
-//     too, for a child of root): RLIMIT_AS = the address space it inherits + memory_bytes, RLIMIT_CPU
-//     = cpu_seconds, RLIMIT_FSIZE = 0 (it writes no file), RLIMIT_NOFILE = its highest descriptor + 16
-//     (fopen of the input and a few more), RLIMIT_CORE = 0;
+//   * setrlimit, never above the caller's own hard limits, and hard limits lowered too (so that it
+//     cannot raise them; seccomp refuses prlimit64 with a new limit as well, for a child of root):
+//     RLIMIT_AS = the address space it inherits + memory_bytes, RLIMIT_CPU = cpu_seconds (SIGXCPU; the
+//     hard limit a second later, SIGKILL), RLIMIT_FSIZE = 0 (it writes no file), RLIMIT_NOFILE = its
+//     highest descriptor + 16 (fopen of the input and a few more), RLIMIT_CORE = 0;
 //   * PR_SET_NO_NEW_PRIVS and the seccomp filter (detail/seccomp_filter.hpp): no programs, no
 //     processes, no sockets, no file opened for writing.
 // Then it runs the function and _exit(0)s (no atexit handlers, no flushing of stdio buffers copied
