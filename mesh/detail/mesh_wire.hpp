@@ -11,7 +11,8 @@
 // sent.
 //
 // The fields of each type travel in the order fields() below visits them: adding a member to Mesh,
-// ElementBlock, NodalField or PhysicalGroup is one line there.
+// ElementBlock, NodalField or PhysicalGroup is one line there (and the compiler says so: see the
+// static_asserts after it).
 #pragma once
 
 #include <cstddef>
@@ -57,6 +58,15 @@ void fields(Archive& a, Mesh& m) {
   a(m.fields);
   a(m.physical_groups);
 }
+
+// A member added to Mesh, ElementBlock, NodalField or PhysicalGroup must travel too: these sizes (x86-64,
+// libstdc++) make the compiler stop here when one is added. Add it to fields() above, then update the size.
+#if defined(__x86_64__) && defined(__GLIBCXX__)
+static_assert(sizeof(Mesh) == 128, "Mesh has a new member: add it to fields(Archive&, Mesh&), then update this size");
+static_assert(sizeof(ElementBlock) == 80, "ElementBlock has a new member: add it to fields(), then update this size");
+static_assert(sizeof(NodalField) == 64, "NodalField has a new member: add it to fields(), then update this size");
+static_assert(sizeof(PhysicalGroup) == 40, "PhysicalGroup has a new member: add it to fields(), then update this size");
+#endif
 
 /// Writes records to a descriptor (the child's end of the pipe), buffered; throws std::runtime_error
 /// when a write fails.
