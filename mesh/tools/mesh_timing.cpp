@@ -4,9 +4,9 @@
 //       generate_mesh for 1M-element p = 1 meshes (triangles, tetrahedra, hexahedra), then a
 //       1M-tetrahedron binary MSH 4.1 file written and loaded, with the peak resident memory after
 //       each step (getrusage: ru_maxrss, KiB on Linux).
-//   feinterp-mesh-timing write ELEMENTS FILE [ascii]
-//       generates ELEMENTS p = 1 tetrahedra and writes them as MSH 4.1, binary unless "ascii" (input for
-//       `load`).
+//   feinterp-mesh-timing write ELEMENTS FILE [ascii] [2.2]
+//       generates ELEMENTS p = 1 tetrahedra and writes them as MSH 4.1 (or 2.2), binary unless "ascii"
+//       (input for `load`).
 //   feinterp-mesh-timing load FILE [REPEATS = 3]
 //       loads FILE REPEATS times in this fresh process and prints the fastest load, the peak resident
 //       memory of this process and the largest peak of its child processes (the sandboxed reader), so
@@ -53,10 +53,10 @@ int measure_load(const std::string& path, int repeats) {
   return 0;
 }
 
-int generate_and_write(feinterp::offset_t elements, const std::string& path, bool binary) {
+int generate_and_write(feinterp::offset_t elements, const std::string& path, bool binary, double version) {
   using namespace feinterp;
   const Mesh mesh = generate_mesh({{Shape::tetrahedron, 1}, elements, 1});
-  const double t = seconds([&] { write_msh(path, mesh, {}, {}, {4.1, binary}); });
+  const double t = seconds([&] { write_msh(path, mesh, {}, {}, {version, binary}); });
   std::printf("wrote %s: %lld elements %lld nodes in %.2f s\n", path.c_str(), (long long)mesh.element_count(),
               (long long)mesh.node_count(), t);
   return 0;
@@ -87,8 +87,15 @@ int default_run(feinterp::offset_t target, const std::string& dir) {
 
 int main(int argc, char** argv) {
   try {
-    if (argc >= 4 && std::strcmp(argv[1], "write") == 0)
-      return generate_and_write(std::atoll(argv[2]), argv[3], !(argc > 4 && std::strcmp(argv[4], "ascii") == 0));
+    if (argc >= 4 && std::strcmp(argv[1], "write") == 0) {
+      bool binary = true;
+      double version = 4.1;
+      for (int i = 4; i < argc; ++i) {
+        binary &= std::strcmp(argv[i], "ascii") != 0;
+        if (std::strcmp(argv[i], "2.2") == 0) version = 2.2;
+      }
+      return generate_and_write(std::atoll(argv[2]), argv[3], binary, version);
+    }
     if (argc >= 3 && std::strcmp(argv[1], "load") == 0) return measure_load(argv[2], argc > 3 ? std::atoi(argv[3]) : 3);
     return default_run(argc > 1 ? std::atoll(argv[1]) : 1000000, argc > 2 ? argv[2] : "/tmp");
   } catch (const std::exception& e) {
