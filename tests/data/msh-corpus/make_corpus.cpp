@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   { gmsh::model::geo::addPoint(0, 0, 0, 0.5, 1); gmsh::model::geo::addPoint(1, 0, 0, 0.5, 2);
     gmsh::model::geo::addPoint(0, 1, 0, 0.5, 3); gmsh::model::geo::addLine(1, 2, 1); gmsh::model::geo::addLine(2, 3, 2);
     gmsh::model::geo::addLine(3, 1, 3); gmsh::model::geo::addCurveLoop({1, 2, 3}, 1); gmsh::model::geo::addPlaneSurface({1}, 1);
-    gmsh::vectorpair ov; gmsh::model::geo::extrude({{2, 1}}, 0, 0, 1, ov, {2}, {}, false);
+    gmsh::vectorpair ov; gmsh::model::geo::extrude({{2, 1}}, 0, 0, 1, ov, {2}, {}, true);  // recombined: prisms
     gmsh::model::geo::synchronize(); gmsh::model::mesh::generate(3); }
   write_all("prism_extruded");
   gmsh::model::remove();
