@@ -2,11 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "error.hpp"
 
@@ -35,16 +37,43 @@ class Descriptor {  // closes on scope exit
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
 
-// An empty memfd of `size` bytes, mapped for writing.
-std::pair<int, char*> new_memfd(std::size_t size, const std::string& context) {
-  Descriptor fd(::memfd_create("feinterp-mesh", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-  if (fd.get() < 0) throw MeshError(context + ": cannot create an in-memory copy of the file: " + std::strerror(errno));
-  if (::ftruncate(fd.get(), off_t(size)) != 0)
-    throw MeshError(context + ": cannot reserve " + mib(size) + " for an in-memory copy of the file: " + std::strerror(errno));
-  void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
-  if (data == MAP_FAILED)
-    throw MeshError(context + ": cannot map an in-memory copy of the file: " + std::strerror(errno));
-  return {fd.release(), static_cast<char*>(data)};
+// An empty memfd that can be sealed.
+int new_memfd(const std::string& context) {
+  const int fd = ::memfd_create("feinterp-mesh", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) throw MeshError(context + ": cannot create an in-memory copy of the file: " + std::strerror(errno));
+  return fd;
+}
+
+// Copies `size` bytes of `from` starting at `offset` to the end of `to`; returns how many it copied (fewer
+// when `from` ends first), or -1 with errno. sendfile copies in the kernel: half the time of reading into
+// a mapping of the memfd (0.10 s against 0.20 s for 240 MB, measured); read/write where it cannot.
+long long copy_bytes(int to, int from, std::size_t offset, std::size_t size) {
+  std::size_t done = 0;
+  off_t at = off_t(offset);
+  while (done < size) {
+    const ssize_t n = ::sendfile(to, from, &at, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINVAL || errno == ENOSYS) && done == 0) break;  // not for this file: fall back
+    if (n < 0) return -1;
+    if (n == 0) return (long long)done;
+    done += std::size_t(n);
+  }
+  if (done == size) return (long long)done;
+  std::vector<char> buffer(std::size_t(1) << 20);
+  while (done < size) {
+    const ssize_t n = ::pread(from, buffer.data(), std::min(buffer.size(), size - done), off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    for (ssize_t written = 0; written < n;) {
+      const ssize_t w = ::write(to, buffer.data() + written, std::size_t(n - written));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return -1;
+      written += w;
+    }
+    done += std::size_t(n);
+  }
+  return (long long)done;
 }
 
 }  // namespace
@@ -91,28 +120,15 @@ SealedFile SealedFile::copy_of(const std::string& path, const std::string& conte
     throw MeshError(context + ": the file has " + mib(size) + ", more than the " + mib(max_bytes) +
                     " the reader may use (expected a smaller file, or larger LoadOptions::limits)");
 
-  auto [fd, writable] = new_memfd(size, context);
-  Descriptor memfd(fd);
-  std::size_t done = 0;
-  int error = 0;
-  while (done < size) {
-    const ssize_t n = ::pread(file.get(), writable + done, size - done, off_t(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = n < 0 ? errno : 0;
-      break;
-    }
-    done += std::size_t(n);
-  }
+  Descriptor memfd(new_memfd(context));
+  const long long copied = copy_bytes(memfd.get(), file.get(), 0, size);
+  if (copied < 0) throw MeshError(context + ": cannot read the file: " + std::strerror(errno));
   char extra;
-  const bool grew = done == size && !error && ::pread(file.get(), &extra, 1, off_t(size)) > 0;
-  if (error || done != size || grew) {
-    ::munmap(writable, size);
-    if (error) throw MeshError(context + ": cannot read the file: " + std::strerror(error));
+  if (std::size_t(copied) != size || ::pread(file.get(), &extra, 1, off_t(size)) > 0)
     throw MeshError(context + ": the file changed size while it was read (" + std::to_string(size) + " bytes, then " +
-                    (grew ? "more" : std::to_string(done)) + "); expected a file that is not being written");
-  }
-  return seal(memfd.release(), writable, size, context);
+                    (std::size_t(copied) == size ? std::string("more") : std::to_string(copied)) +
+                    "); expected a file that is not being written");
+  return seal(memfd.release(), size, context);
 }
 
 SealedFile SealedFile::from_ranges(const SealedFile& source, const std::vector<std::pair<std::size_t, std::size_t>>& ranges,
@@ -120,20 +136,16 @@ SealedFile SealedFile::from_ranges(const SealedFile& source, const std::vector<s
   std::size_t size = 0;
   for (const auto& [begin, end] : ranges) size += end - begin;
   if (size == 0) throw MeshError(context + ": nothing of the file is left for Gmsh to read (expected a mesh)");
-  auto [fd, writable] = new_memfd(size, context);
-  std::size_t at = 0;
-  for (const auto& [begin, end] : ranges) {
-    std::memcpy(writable + at, source.data_ + begin, end - begin);
-    at += end - begin;
-  }
-  return seal(fd, writable, size, context);
+  Descriptor memfd(new_memfd(context));
+  for (const auto& [begin, end] : ranges)
+    if (copy_bytes(memfd.get(), source.fd_, begin, end - begin) != (long long)(end - begin))
+      throw MeshError(context + ": cannot copy the mesh sections of the file: " + std::strerror(errno));
+  return seal(memfd.release(), size, context);
 }
 
-// Filling goes through a shared writable mapping, which must be gone before F_SEAL_WRITE is accepted.
-SealedFile SealedFile::seal(int fd, char* writable, std::size_t size, const std::string& context) {
+SealedFile SealedFile::seal(int fd, std::size_t size, const std::string& context) {
   SealedFile out;
   out.fd_ = fd;  // closed by out's destructor if anything below throws
-  ::munmap(writable, size);
   if (::fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
     throw MeshError(context + ": cannot seal the in-memory copy of the file: " + std::strerror(errno));
   void* data = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
