@@ -76,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (raw) {
       const feinterp::detail::SealedFile file = feinterp::detail::SealedFile::copy_of(path, "fuzz", 1 << 30);
       feinterp::detail::read_with_gmsh(file, path, options, feinterp::reader_allowance(options.limits, file.size()),
-                                       "fuzz", "fuzz");
+                                       1 << 20, "fuzz", "fuzz");
     } else {
       feinterp::load_msh(path, options);
     }

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 
 #include "detail/gmsh_reader.hpp"
-#include "detail/loaded_mesh_checks.hpp"
 #include "detail/msh_scan.hpp"
 #include "detail/node_fields.hpp"
 #include "detail/sealed_file.hpp"
@@ -50,8 +49,8 @@ Mesh load_msh(const std::string& path, const LoadOptions& options) {
     file = detail::SealedFile::from_ranges(file, ranges, context);
   }
   const detail::MshSection* elements = scan.find("Elements");
-  Mesh mesh = detail::read_with_gmsh(file, path, options, allowance, context, context + ": " + elements->where);
-  detail::check_loaded_mesh(mesh, scan.node_count, context);
+  Mesh mesh =
+      detail::read_with_gmsh(file, path, options, allowance, scan.node_count, context, context + ": " + elements->where);
   if (options.read_fields) mesh.fields = detail::node_fields(scan.node_data, mesh, options.warn, context);
   return mesh;
 }

@@ -105,6 +105,8 @@ class Scanner {
   }
   double coordinate(std::uint32_t node, int axis);
   std::uint64_t block_count(std::uint64_t read, std::uint64_t count, const char* items);
+  bool binary_nodes(std::uint64_t n, int per_node);
+  bool binary_elements(std::uint64_t n, int per);
   void close_blocks(std::uint64_t read, std::uint64_t count, const char* items);
   void add_tag(TagKind kind, std::uint32_t tag, MshCursor::Position at);
   void require_node(std::uint32_t node, std::uint32_t element, MshCursor::Position at);
@@ -411,6 +413,46 @@ void Scanner::require_node(std::uint32_t node, std::uint32_t element, MshCursor:
                         ", which is not in $Nodes; expected the tag of a node defined there");
 }
 
+// Binary 4.1 blocks, the bulk of a large file, in a tight loop over the bytes (5M tetrahedra: 0.2 s
+// through the checked readers). They check what the checked loops check; at the first value that fails,
+// they return false and the checked loop reads the block again, from its start, to say what and where
+// (the tags added meanwhile do not matter: that loop throws before the tags are used).
+bool Scanner::binary_nodes(std::uint64_t n, int per_node) {
+  const char* tags = in_.bytes().data() + in_.offset();
+  const char* coordinates = tags + 8 * n;
+  for (std::uint64_t j = 0; j < n; ++j) {
+    std::uint64_t tag;
+    std::memcpy(&tag, tags + 8 * j, 8);
+    if (tag - 1 >= std::uint64_t(max_int)) return false;
+    nodes_.add(std::uint32_t(tag));
+  }
+  for (std::uint64_t j = 0; j < n * std::uint64_t(per_node); ++j) {
+    double x;
+    std::memcpy(&x, coordinates + 8 * j, 8);
+    if (!(std::abs(x) <= (j % std::uint64_t(per_node) < 3 ? max_abs_coordinate : std::numeric_limits<double>::max())))
+      return false;
+  }
+  in_.skip(std::size_t(n) * 8 * std::size_t(1 + per_node));
+  return true;
+}
+
+bool Scanner::binary_elements(std::uint64_t n, int per) {
+  const char* p = in_.bytes().data() + in_.offset();
+  for (std::uint64_t j = 0; j < n; ++j, p += 8 * (1 + per)) {
+    std::uint64_t tag;
+    std::memcpy(&tag, p, 8);
+    if (tag - 1 >= std::uint64_t(max_int)) return false;
+    elements_.add(std::uint32_t(tag));
+    for (int k = 1; k <= per; ++k) {
+      std::uint64_t node;
+      std::memcpy(&node, p + 8 * k, 8);
+      if (node - 1 >= std::uint64_t(max_int) || !nodes_.contains(std::uint32_t(node))) return false;
+    }
+  }
+  in_.skip(std::size_t(n) * 8 * std::size_t(1 + per));
+  return true;
+}
+
 // MSH 4.1 blocks: Gmsh allocates by the section header's count and writes by the blocks' counts, so a
 // block may not hold more than the header left, and the blocks must add up to it.
 std::uint64_t Scanner::block_count(std::uint64_t read, std::uint64_t count, const char* items) {
@@ -459,6 +501,10 @@ void Scanner::nodes_41() {
     entities_sorted_ = false;
     const int per_node = 3 + (parametric ? int(dim) : 0);
     if (binary_) in_.need(n, 8 + 8 * std::size_t(per_node), "the block's node tags and coordinates");
+    if (binary_ && !locate_ && binary_nodes(n, per_node)) {
+      read += n;
+      continue;
+    }
     block_tags_.clear();
     for (std::uint64_t j = 0; j < n; ++j) {
       const MshCursor::Position tag_at = in_.position();
@@ -533,6 +579,10 @@ void Scanner::elements_41() {
                                 ") is in neither $Entities nor $Nodes; expected an entity defined there");
     const int per = type.nodes;
     if (binary_) in_.need(n, 8 * (1 + std::size_t(per)), "the block's elements");
+    if (binary_ && !locate_ && binary_elements(n, per)) {
+      read += n;
+      continue;
+    }
     for (std::uint64_t j = 0; j < n; ++j) {
       const MshCursor::Position at = in_.position();
       const auto tag = std::uint32_t(ascii_or_uint64(1, max_int, "the element tag"));

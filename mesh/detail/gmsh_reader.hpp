@@ -1,9 +1,9 @@
 // Gmsh's MSH reader, run in a sandbox (detail/sandbox.hpp): the child process forked for it merges
 // the file through a ScratchLink to the sealed snapshot, copies Gmsh's model into a Mesh
 // (detail/extract.hpp: elements by type, nodes, physical groups; no fields), and sends it back
-// (detail/mesh_wire.hpp). A crash, a limit or a timeout of the child is a MeshError that names the
-// user's file and says what happened; Gmsh's own messages have the private link replaced by the
-// user's path.
+// (detail/mesh_wire.hpp), where it is checked as untrusted (detail/loaded_mesh_checks.hpp). A crash, a
+// limit or a timeout of the child is a MeshError that names the user's file and says what happened;
+// Gmsh's own messages have the private link replaced by the user's path.
 #pragma once
 
 #include <string>
@@ -14,10 +14,11 @@
 
 namespace feinterp::detail {
 
-/// `context` starts every message ("cannot load mesh 'a.msh'"); `elements_context` the ones about the
-/// elements, with the section's position ("cannot load mesh 'a.msh': section $Elements (lines 9 to
-/// 40)"). Warnings go to options.warn.
+/// `nodes_in_file` is the pre-scan's count (the mesh may not have more). `context` starts every message
+/// ("cannot load mesh 'a.msh'"); `elements_context` the ones about the elements, with the section's
+/// position ("cannot load mesh 'a.msh': section $Elements (lines 9 to 40)"). Warnings go to options.warn.
 Mesh read_with_gmsh(const SealedFile& input, const std::string& path, const LoadOptions& options,
-                    const ReaderAllowance& allowance, const std::string& context, const std::string& elements_context);
+                    const ReaderAllowance& allowance, std::size_t nodes_in_file, const std::string& context,
+                    const std::string& elements_context);
 
 }  // namespace feinterp::detail

@@ -149,7 +149,7 @@ TEST_F(UntrustedLoad, GmshsOwnFailuresAreContainedByTheSandbox) {
     try {
       const LoadOptions options;
       const detail::SealedFile file = detail::SealedFile::copy_of(path, context, 1 << 30);
-      detail::read_with_gmsh(file, path, options, reader_allowance(options.limits, file.size()), context, context);
+      detail::read_with_gmsh(file, path, options, reader_allowance(options.limits, file.size()), 1 << 20, context, context);
       ADD_FAILURE() << "no error";
     } catch (const MeshError& e) {
       const std::string message = e.what();
