@@ -74,8 +74,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.limits.cpu_base_seconds = 2;  // faster than the default 5 s on the rare input that spins
   try {
     if (raw) {
-      const feinterp::detail::SealedFile file = feinterp::detail::SealedFile::copy_of(path, "fuzz", 1 << 30);
-      feinterp::detail::read_with_gmsh(file, path, options, feinterp::reader_allowance(options.limits, file.size()),
+      feinterp::detail::SealedFile file = feinterp::detail::SealedFile::copy_of(path, "fuzz", 1 << 30);
+      const std::size_t size = file.size();
+      feinterp::detail::read_with_gmsh(std::move(file), path, options, feinterp::reader_allowance(options.limits, size),
                                        1 << 20, "fuzz", "fuzz");
     } else {
       feinterp::load_msh(path, options);

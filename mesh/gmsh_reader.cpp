@@ -1,6 +1,7 @@
 #include "detail/gmsh_reader.hpp"
 
 #include <gmsh.h>
+#include <unistd.h>
 
 #include <new>
 
@@ -23,7 +24,7 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 }
 
 // What runs in the child, after the sandbox is in place.
-void read_in_child(int output, const std::string& link, const std::string& path, const LoadOptions& options,
+void read_in_child(int output, int input, const std::string& link, const std::string& path, const LoadOptions& options,
                    const std::string& elements_context) {
   WireWriter out(output);
   auto user_facing = [&](const std::string& message) { return replace_all(message, link, path); };
@@ -34,6 +35,7 @@ void read_in_child(int output, const std::string& link, const std::string& path,
       gmsh::option::setNumber("General.NumThreads", 1);  // no OpenMP pool in a forked child
       gmsh::model::add("feinterp-load");
       gmsh::merge(link);
+      ::close(input);  // the last reference to the file's copy: its memory goes while the model is copied out
       const std::vector<std::string> errors = session.errors();
       if (!errors.empty()) {
         std::string all;
@@ -64,7 +66,7 @@ class SandboxSource : public WireSource {
 
 }  // namespace
 
-Mesh read_with_gmsh(const SealedFile& input, const std::string& path, const LoadOptions& options,
+Mesh read_with_gmsh(SealedFile&& input, const std::string& path, const LoadOptions& options,
                     const ReaderAllowance& allowance, std::size_t nodes_in_file, const std::string& context,
                     const std::string& elements_context) {
   const ScratchLink link(input.fd(), context);
@@ -74,9 +76,11 @@ Mesh read_with_gmsh(const SealedFile& input, const std::string& path, const Load
   limits.wall_seconds = allowance.wall_seconds;
   limits.output_bytes = allowance.output_bytes;
   try {
+    const int fd = input.fd();
     Sandbox child(
-        limits, [&](int output) { read_in_child(output, link.path(), path, options, elements_context); }, {input.fd()},
+        limits, [&](int output) { read_in_child(output, fd, link.path(), path, options, elements_context); }, {fd},
         fork_for_gmsh);
+    input.release();  // the child has its own descriptor, and closes it once Gmsh has read the file
     SandboxSource source(child);
     WireResult result = read_wire(source, options.warn, context);
     // Checked while the child exits (tearing down Gmsh's memory: 0.1 s for a 5M-element mesh).

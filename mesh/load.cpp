@@ -49,8 +49,8 @@ Mesh load_msh(const std::string& path, const LoadOptions& options) {
     file = detail::SealedFile::from_ranges(file, ranges, context);
   }
   const detail::MshSection* elements = scan.find("Elements");
-  Mesh mesh =
-      detail::read_with_gmsh(file, path, options, allowance, scan.node_count, context, context + ": " + elements->where);
+  const std::string elements_context = context + ": " + elements->where;
+  Mesh mesh = detail::read_with_gmsh(std::move(file), path, options, allowance, scan.node_count, context, elements_context);
   if (options.read_fields) mesh.fields = detail::node_fields(scan.node_data, mesh, options.warn, context);
   return mesh;
 }

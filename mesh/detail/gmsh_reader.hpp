@@ -14,10 +14,12 @@
 
 namespace feinterp::detail {
 
-/// `nodes_in_file` is the pre-scan's count (the mesh may not have more). `context` starts every message
+/// `input` is consumed: its memory is released as soon as Gmsh has read it (the child closes the last
+/// descriptor after the merge), not kept while the model is copied out and sent back (240 MB for a
+/// 5M-element binary mesh). `nodes_in_file` is the pre-scan's count (the mesh may not have more). `context` starts every message
 /// ("cannot load mesh 'a.msh'"); `elements_context` the ones about the elements, with the section's
 /// position ("cannot load mesh 'a.msh': section $Elements (lines 9 to 40)"). Warnings go to options.warn.
-Mesh read_with_gmsh(const SealedFile& input, const std::string& path, const LoadOptions& options,
+Mesh read_with_gmsh(SealedFile&& input, const std::string& path, const LoadOptions& options,
                     const ReaderAllowance& allowance, std::size_t nodes_in_file, const std::string& context,
                     const std::string& elements_context);
 

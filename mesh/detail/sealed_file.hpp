@@ -38,12 +38,13 @@ class SealedFile {
   std::size_t size() const { return size_; }
   /// The memfd (close-on-exec), for a child process to read through /proc/self/fd/N.
   int fd() const { return fd_; }
+  /// Unmaps and closes the copy now (its memory goes once no other process holds the memfd).
+  void release();
 
  private:
   SealedFile() = default;
   /// Seals `fd`, filled with `size` bytes, and maps it read-only.
   static SealedFile seal(int fd, std::size_t size, const std::string& context);
-  void release();
   int fd_ = -1;
   const char* data_ = nullptr;
   std::size_t size_ = 0;

@@ -148,8 +148,9 @@ TEST_F(UntrustedLoad, GmshsOwnFailuresAreContainedByTheSandbox) {
     const std::string context = "cannot load mesh '" + path + "'";
     try {
       const LoadOptions options;
-      const detail::SealedFile file = detail::SealedFile::copy_of(path, context, 1 << 30);
-      detail::read_with_gmsh(file, path, options, reader_allowance(options.limits, file.size()), 1 << 20, context, context);
+      detail::SealedFile file = detail::SealedFile::copy_of(path, context, 1 << 30);
+      const std::size_t size = file.size();
+      detail::read_with_gmsh(std::move(file), path, options, reader_allowance(options.limits, size), 1 << 20, context, context);
       ADD_FAILURE() << "no error";
     } catch (const MeshError& e) {
       const std::string message = e.what();
