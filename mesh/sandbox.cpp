@@ -92,10 +92,14 @@ bool set_limit(int resource, rlim_t soft, rlim_t hard) {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
 
+  // stdin, stdout and stderr on /dev/null, unless the caller had closed one and a descriptor to keep
+  // took its number (the pipe is then moved up; a kept one must keep its number).
+  if (output < 3 && (output = ::fcntl(output, F_DUPFD, 3)) < 0) ::_exit(Sandbox::exit_setup_failed);
   const int null = ::open("/dev/null", O_RDWR);
   if (null < 0) ::_exit(Sandbox::exit_setup_failed);
   for (int fd = 0; fd < 3; ++fd)
-    if (null != fd && ::dup2(null, fd) < 0) ::_exit(Sandbox::exit_setup_failed);
+    if (null != fd && std::find(keep_fds.begin(), keep_fds.end(), fd) == keep_fds.end() && ::dup2(null, fd) < 0)
+      ::_exit(Sandbox::exit_setup_failed);
   std::vector<int> keep = keep_fds;
   keep.insert(keep.end(), {0, 1, 2, output});
   close_other_descriptors(keep);

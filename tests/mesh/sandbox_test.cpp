@@ -221,6 +221,34 @@ TEST(Sandbox, EndingWithoutAnAnswer) {
   EXPECT_NE(message.find("exited with status 0 before sending its whole result"), std::string::npos) << message;
 }
 
+// A caller that closed its standard streams: the pipe (and a kept descriptor) may take their numbers,
+// which the child must not cover with /dev/null.
+TEST(Sandbox, ACallerWithoutStandardStreams) {
+  test::TempDir dir;
+  test::write_file(dir / "input", "payload");
+  const pid_t caller = ::fork();
+  if (caller == 0) {
+    ::close(0);
+    ::close(1);
+    const int input = ::open((dir / "input").c_str(), O_RDONLY);  // takes descriptor 0
+    int answer = -1;
+    try {
+      Sandbox sandbox(small_limits(), [&](int out) {  // the pipe's write end was descriptor 1
+        char buffer[8] = {};
+        send(out, int(::pread(input, buffer, sizeof buffer, 0)));
+      }, {input});
+      sandbox.read(&answer, sizeof answer);
+      sandbox.finish();
+    } catch (...) {
+      ::_exit(2);
+    }
+    ::_exit(input == 0 && answer == 7 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(caller, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+}
+
 TEST(Sandbox, ManySandboxesLeaveNothing) {
   const int descriptors = open_descriptors();
   for (int i = 0; i < 200; ++i) {
