@@ -89,7 +89,7 @@ Mesh read_with_gmsh(SealedFile&& input, const std::string& path, const LoadOptio
     if (!result.ok) throw MeshError(result.error);
     return std::move(result.mesh);
   } catch (const SandboxFailure& failure) {
-    throw MeshError(context + ": Gmsh's reader " + failure.what() + " (the file is not a mesh Gmsh 4.8 can read safely)");
+    throw MeshError(context + ": Gmsh's reader " + failure.what() + " (expected a mesh that Gmsh 4.8 reads within its limits: see LoadOptions::limits)");
   }
 }
 
