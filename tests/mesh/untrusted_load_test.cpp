@@ -135,9 +135,11 @@ TEST_F(UntrustedLoad, GmshsOwnFailuresAreContainedByTheSandbox) {
   } cases[] = {
       {"geo_script", by_name["geo_script"], "system call its sandbox forbids"},
       {"exit", "Exit;\n", "before sending its whole result"},
-      {"physical_name_dimension", by_name["physical_name_dimension"], "crashed with SIGSEGV"},
-      {"element_tag_2_31", by_name["element_tag_2_31"], "crashed with SIGSEGV"},
-      {"view_step_negative", by_name["view_step_negative"], "crashed with SIGSEGV"},
+      // Undefined behaviour in Gmsh (an array indexed out of bounds): usually SIGSEGV, sometimes a spin
+      // until the CPU limit, depending on what the stray access hits. Either is contained.
+      {"physical_name_dimension", by_name["physical_name_dimension"], ""},
+      {"element_tag_2_31", by_name["element_tag_2_31"], ""},
+      {"view_step_negative", by_name["view_step_negative"], ""},
       {"exhaustion_node_count", by_name["exhaustion_node_count"], "memory allowance"},
       {"view_components_huge", by_name["view_components_huge"], "memory allowance"},
   };
@@ -155,7 +157,11 @@ TEST_F(UntrustedLoad, GmshsOwnFailuresAreContainedByTheSandbox) {
     } catch (const MeshError& e) {
       const std::string message = e.what();
       EXPECT_EQ(message.rfind(context + ": Gmsh's reader ", 0), 0u) << message;
-      EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+      if (c.expected.empty())
+        EXPECT_TRUE(message.find("crashed with SIG") != std::string::npos || message.find("of CPU time") != std::string::npos)
+            << message;
+      else
+        EXPECT_NE(message.find(c.expected), std::string::npos) << message;
     }
   }
   EXPECT_FALSE(test::exists(marker)) << "a payload ran";
