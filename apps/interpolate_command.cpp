@@ -14,14 +14,15 @@
 
 #include <feinterp/core/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
-#include <feinterp/tuning/tools/atomic_write.hpp>
 
 #include "column_range.hpp"
 #include "commands.hpp"
 #include "expression_field.hpp"
+#include "finite_results.hpp"
 #include "interpolator.hpp"
 #include "json_writer.hpp"
 #include "output_path.hpp"
@@ -174,6 +175,7 @@ int run_interpolate(const InterpolateOptions& o) {
     throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
   if (!o.output.empty()) check_output_path(o.output, "--output");
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  if (!o.output.empty() && !o.csv.empty()) check_distinct_outputs(o.output, "--output", o.csv, "--csv");
   const std::vector<std::string> expressions = split_expressions(o.expressions);
   if (!expressions.empty() && expressions.size() > std::size_t(max_components))
     throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +
@@ -237,6 +239,7 @@ int run_interpolate(const InterpolateOptions& o) {
   }
   times.transfer = interpolator.transfer_seconds();
   computing.finish();
+  require_finite_results(mesh, results);
 
   std::vector<Summary> summaries;
   for (int i = 0; i < 3; ++i) {
@@ -284,7 +287,7 @@ int run_interpolate(const InterpolateOptions& o) {
       files.push_back(o.output);
     }
     if (!o.csv.empty()) {
-      tools::write_file_atomically(o.csv, results_csv(mesh, results, C));
+      write_file_atomically(o.csv, results_csv(mesh, results, C));
       files.push_back(o.csv);
     }
     times.write = writing.finish();

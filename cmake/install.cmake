@@ -25,7 +25,8 @@ endforeach()
 #   Eigen3::Eigen   header-only and used inside fem/*.cpp only: nothing to link, and a FEM code should
 #                   not need Eigen installed to link feinterp::core;
 #   feinterp_gmsh   the build tree's imported target; the package defines feinterp::gmsh instead, from
-#                   the libgmsh found here or found again on the consumer's machine (feinterpConfig.cmake).
+#                   the libgmsh found here or found again on the consumer's machine (feinterpConfig.cmake);
+#   feinterp_seccomp  likewise feinterp::seccomp (libseccomp, the mesh reader's system-call filter).
 function(_feinterp_rewrite_link_interface target from to)
   get_target_property(_links ${target} INTERFACE_LINK_LIBRARIES)
   if(NOT _links)
@@ -46,6 +47,7 @@ endfunction()
 _feinterp_rewrite_link_interface(feinterp_fem Eigen3::Eigen "")
 _feinterp_rewrite_link_interface(feinterp_cpu Eigen3::Eigen "")
 _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
+_feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
 
 install(TARGETS ${_feinterp_export_targets}
   EXPORT feinterpTargets

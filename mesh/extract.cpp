@@ -95,55 +95,6 @@ void collect_entity(int dim, int entity, std::map<int, Bucket>& buckets) {
   }
 }
 
-void read_fields(Mesh& mesh, const NodeTagMap& map, const LoadOptions& options, const std::string& context) {
-  std::vector<int> view_tags;
-  gmsh::view::getTags(view_tags);
-  for (int tag : view_tags) {
-    const int index = gmsh::view::getIndex(tag);
-    std::string name;
-    gmsh::option::getString("View[" + std::to_string(index) + "].Name", name);
-    double steps = 1;
-    gmsh::option::getNumber("View[" + std::to_string(index) + "].NbTimeStep", steps);
-    std::string type;
-    std::vector<std::size_t> tags;
-    std::vector<double> data;
-    double time = 0;
-    int components = 0;
-    gmsh::view::getHomogeneousModelData(tag, 0, type, tags, data, time, components);
-    if (type != "NodeData") {
-      if (options.warn) options.warn(context + ": view '" + name + "' holds " + type + ", not NodeData: ignored");
-      continue;
-    }
-    const std::string field = context + ": $NodeData view '" + name + "'";
-    if (components < 1 || data.size() != tags.size() * std::size_t(components))
-      throw MeshError(field + " has " + std::to_string(data.size()) + " values for " + std::to_string(tags.size()) +
-                      " nodes, which is not " + std::to_string(components) +
-                      " components per node as its header says (expected node-tag followed by exactly that many values)");
-    if (steps > 1 && options.warn)
-      options.warn(field + " has " + std::to_string(int(steps)) + " time steps: only the first is read");
-    const std::size_t n = mesh.node_tags.size(), c = std::size_t(components);
-    NodalField out{name, components, std::vector<double>(n * c, std::numeric_limits<double>::quiet_NaN())};
-    std::vector<char> seen(n, 0);
-    for (std::size_t i = 0; i < tags.size(); ++i) {
-      const node_index node = map.find(tags[i]);
-      if (node < 0)
-        throw MeshError(field + " has a value at node " + std::to_string(tags[i]) +
-                        ", which is not a node of the mesh (expected values at the mesh's nodes only)");
-      seen[node] = 1;
-      std::copy(data.begin() + std::ptrdiff_t(i * c), data.begin() + std::ptrdiff_t((i + 1) * c),
-                out.values.begin() + std::ptrdiff_t(std::size_t(node) * c));
-    }
-    std::size_t missing = 0, first = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!seen[i] && missing++ == 0) first = mesh.node_tags[i];
-    if (missing)
-      throw MeshError(field + " has no value at " + std::to_string(missing) + " of the mesh's " + std::to_string(n) +
-                      " nodes (first: node " + std::to_string(first) +
-                      "); expected a value at every node (or load with read_fields = false)");
-    mesh.fields.push_back(std::move(out));
-  }
-}
-
 }  // namespace
 
 Mesh extract_current_model(const LoadOptions& options, const std::string& context) {
@@ -278,7 +229,6 @@ Mesh extract_current_model(const LoadOptions& options, const std::string& contex
     mesh.physical_groups.push_back(std::move(g));
   }
 
-  if (options.read_fields) read_fields(mesh, map, options, context);
   return mesh;
 }
 

@@ -2,9 +2,12 @@
 
 #include <gmsh.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <new>
 
 #include "error.hpp"
 
@@ -12,10 +15,13 @@ namespace feinterp {
 
 namespace {
 
-std::recursive_mutex& gmsh_mutex() {
-  static std::recursive_mutex mutex;
+// A pointer, so that a forked child can replace it: the copy it inherits is locked by a thread that
+// does not exist in the child (detail::fork_for_gmsh).
+std::recursive_mutex*& gmsh_mutex_pointer() {
+  static auto* mutex = new std::recursive_mutex;
   return mutex;
 }
+std::recursive_mutex& gmsh_mutex() { return *gmsh_mutex_pointer(); }
 
 // Guarded by gmsh_mutex().
 bool gmsh_initialized = false;
@@ -104,10 +110,29 @@ std::vector<std::string> GmshSession::errors() const { return log_lines("Error")
 std::vector<std::string> GmshSession::warnings() const { return log_lines("Warning"); }
 
 namespace detail {
+
+pid_t fork_for_gmsh(const std::function<void()>& child) {
+  GmshSession session;  // Gmsh initialised, no other thread inside it, numeric locale "C"
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // Only this thread exists here. The mutex it inherited is held on behalf of the parent's thread
+    // (a recursive mutex records its owner's thread id, which differs in the child), so the child gets
+    // a fresh one (the old one is deliberately leaked) and no open session: its own GmshSession then
+    // works as usual. `session` is never destroyed here: child() ends with _exit.
+    gmsh_mutex_pointer() = new std::recursive_mutex;
+    session_depth = 0;
+    child();
+    ::_exit(127);
+  }
+  return pid;
+}
+
 void rethrow_gmsh_error(const std::string& context) {
   try {
     throw;
   } catch (const MeshError&) {
+    throw;
+  } catch (const std::bad_alloc&) {  // out of memory is not a Gmsh error: the caller decides
     throw;
   } catch (const std::string& message) {  // Gmsh 4.8
     throw MeshError(context + ": Gmsh: " + message);

@@ -22,7 +22,10 @@
 // options it relies on itself.
 #pragma once
 
+#include <sys/types.h>
+
 #include <clocale>
+#include <functional>
 #include <locale>
 #include <string>
 #include <vector>
@@ -55,6 +58,13 @@ void gmsh_call(const std::string& context, F&& f);
 
 namespace detail {
 [[noreturn]] void rethrow_gmsh_error(const std::string& context);
+
+/// fork() for a child that uses Gmsh (the sandboxed reader, mesh/load.cpp): Gmsh's mutex is held
+/// across the fork, so that no other thread is inside Gmsh when the child's copy of its state is made,
+/// and Gmsh is initialised first, so that the child inherits it ready. Runs child() in the child, which
+/// must end with _exit; returns the child's pid (or -1) in the caller. In the child, a GmshSession
+/// works as in any process.
+pid_t fork_for_gmsh(const std::function<void()>& child);
 }
 
 template <class F>

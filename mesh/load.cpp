@@ -1,94 +1,57 @@
-// load_msh: an MSH file into a Mesh, through the Gmsh SDK, hardened against Gmsh 4.8.4's hazards:
+// load_msh: an MSH file into a Mesh through the Gmsh SDK, without letting the file crash, exhaust or
+// take over the caller's process (issue 10; costs measured in mesh/SANDBOX.md):
 //
-//  1. gmsh::open on a nonexistent file is silent (empty model), and a file that is not a mesh is run
-//     as a .geo script (`System "cmd";` runs a command, `Exit;` ends the process). So the file is
-//     checked first (exists, regular, non-empty, MSH 2.x/4.x $MeshFormat header: detail/msh_header.hpp).
-//  2. Gmsh runs "<file>.opt" if it exists beside the file it opens. Decision: such option files are
-//     IGNORED, never read: Gmsh is given a symbolic link "input.msh" in a fresh private (0700)
-//     directory, so the side file it looks for is "<private dir>/input.msh.opt", which cannot exist.
-//     A warning through LoadOptions::warn says that "<file>.opt" was ignored. The link also fixes the
-//     extension Gmsh dispatches on, so a mesh named "x.dat" is read as MSH too.
-//  3. After an exception inside gmsh::open, an internal lock stays taken and every later open silently
-//     does nothing until finalize + initialize. gmsh::merge has no such lock: the file is merged into a
-//     fresh, empty model.
-//  4. Errors: Gmsh 4.8.4 throws std::string (newer versions std::runtime_error) and reports some reader
-//     errors only in its log; both become MeshError, and the session's gmsh::clear leaves no model.
-//  5. Then what Gmsh returned is checked: no elements, unknown nodes, non-finite coordinates,
-//     unsupported or mixed element types (detail/extract.cpp).
-// The file could change between the header check and Gmsh's read; a caller that loads files from an
-// untrusted writer should copy them somewhere private first.
-#include <gmsh.h>
+//  1. The file is opened once and copied into a sealed in-memory file (detail/sealed_file.hpp): the
+//     bytes checked are the bytes Gmsh reads, whatever happens to the path or the file meanwhile.
+//  2. feinterp's pre-scan reads every section (detail/msh_scan.hpp): structure, counts against data,
+//     tag ranges, element types, view headers; it gives the error messages (file, section, line or
+//     byte offset, what was expected) and reads $NodeData itself.
+//  3. Gmsh reads only the mesh sections, in a forked child process limited in memory, CPU time,
+//     wall-clock time and output, unable to run programs, create processes, open sockets or write
+//     files (detail/gmsh_reader.hpp, detail/sandbox.hpp); a crash or a limit is a clean MeshError.
+//     Gmsh is given a private link named ".msh" (detail/scratch_link.hpp), so that "<file>.opt" beside
+//     the mesh, which Gmsh would run, is never read: a warning through LoadOptions::warn says so.
+//  4. What the child returns is checked as untrusted (detail/loaded_mesh_checks.hpp): finite bounded
+//     coordinates, 64-bit tags without aliasing, indices in range; fields come from step 2
+//     (detail/node_fields.hpp), every value finite.
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <climits>
-#include <cstdlib>
-#include <cstring>
-
-#include "detail/extract.hpp"
-#include "detail/msh_header.hpp"
+#include "detail/gmsh_reader.hpp"
+#include "detail/msh_scan.hpp"
+#include "detail/node_fields.hpp"
+#include "detail/sealed_file.hpp"
 #include "error.hpp"
-#include "gmsh_session.hpp"
+#include "load_limits.hpp"
 #include "mesh.hpp"
 
 namespace feinterp {
 
-namespace {
-
-// A private directory holding a link to the input file; removed with everything in it.
-class PrivateLink {
- public:
-  PrivateLink(const std::string& target, const std::string& context) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/feinterp-load-XXXXXX";
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    if (!::mkdtemp(buffer.data()))
-      throw MeshError(context + ": cannot create a private temporary directory in " + pattern + ": " +
-                      std::strerror(errno));
-    dir_ = buffer.data();
-    link_ = dir_ + "/input.msh";
-    char resolved[PATH_MAX];
-    if (!::realpath(target.c_str(), resolved) || ::symlink(resolved, link_.c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      ::rmdir(dir_.c_str());
-      throw MeshError(context + ": cannot link the file into " + dir_ + ": " + why);
-    }
-  }
-  ~PrivateLink() {
-    ::unlink(link_.c_str());
-    ::rmdir(dir_.c_str());
-  }
-  const std::string& path() const { return link_; }
-
- private:
-  std::string dir_, link_;
-};
-
-}  // namespace
-
 Mesh load_msh(const std::string& path, const LoadOptions& options) {
   const std::string context = "cannot load mesh '" + path + "'";
-  detail::read_msh_header(path);  // throws unless the file exists and starts like an MSH file
+  // The largest file worth copying: one whose reader could still fit in the memory ceiling.
+  const std::size_t max_bytes = reader_allowance(options.limits, std::size_t(1) << 62).memory_bytes;
+  detail::SealedFile file = detail::SealedFile::copy_of(path, context, max_bytes);
 
   struct stat st {};
   if (options.warn && ::stat((path + ".opt").c_str(), &st) == 0)
     options.warn("mesh '" + path + "': option file '" + path + ".opt' ignored (feinterp never lets Gmsh run it)");
 
-  const PrivateLink link(path, context);
-  GmshSession session;
-  Mesh mesh;
-  gmsh_call(context, [&] {
-    gmsh::model::add("feinterp-load");
-    gmsh::merge(link.path());
-    const std::vector<std::string> errors = session.errors();
-    if (!errors.empty()) {
-      std::string all;
-      for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
-      throw MeshError(context + ": Gmsh could not read the file: " + all);
-    }
-    mesh = detail::extract_current_model(options, context);
-  });
+  detail::MshScanOptions scan_options;
+  scan_options.collect_node_data = options.read_fields;
+  detail::MshScan scan = detail::scan_msh(file.bytes(), path, scan_options);
+
+  // Gmsh gets the mesh sections only; the whole file if that is all it holds.
+  const ReaderAllowance allowance = reader_allowance(options.limits, file.size());
+  if (!scan.all_for_gmsh(file.size())) {
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (const detail::MshSection& s : scan.sections)
+      if (s.for_gmsh) ranges.emplace_back(s.begin, s.end);
+    file = detail::SealedFile::from_ranges(file, ranges, context);
+  }
+  const detail::MshSection* elements = scan.find("Elements");
+  const std::string elements_context = context + ": " + elements->where;
+  Mesh mesh = detail::read_with_gmsh(std::move(file), path, options, allowance, scan.node_count, context, elements_context);
+  if (options.read_fields) mesh.fields = detail::node_fields(scan.node_data, mesh, options.warn, context);
   return mesh;
 }
 

@@ -20,6 +20,7 @@
 #include "../core/config.hpp"
 #include "../elements/element_type.hpp"
 #include "../fem/block.hpp"
+#include "load_limits.hpp"
 
 namespace feinterp {
 
@@ -82,10 +83,14 @@ struct LoadOptions {
   bool read_fields = true;
   /// Receives warnings (skipped elements, ignored views or option files). The library never prints.
   std::function<void(const std::string&)> warn;
+  /// Memory, CPU time and output of the process that reads the file (load_limits.hpp).
+  LoadLimits limits;
 };
 
-/// Loads an MSH 2.2 or 4.x file, ASCII or binary, through the Gmsh SDK (see load.cpp for the checks
-/// made before Gmsh sees the file). Throws MeshError (mesh/error.hpp) naming the file and the problem.
+/// Loads an MSH 2.2 or 4.1 file, ASCII or binary, through the Gmsh SDK run in a sandboxed child
+/// process (see load.cpp). Throws MeshError (mesh/error.hpp) naming the file, the section and line or
+/// byte offset of the problem, and what was expected. No file can crash the caller, run code, exceed
+/// the limits, or return non-finite coordinates, field values or aliased tags.
 Mesh load_msh(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace feinterp

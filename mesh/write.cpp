@@ -1,19 +1,15 @@
 #include "write.hpp"
 
-#include <gmsh.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
+#include <limits>
 
 #include "../elements/visit.hpp"
+#include "atomic_file.hpp"
+#include "detail/msh_writer.hpp"
+#include "detail/tag_set.hpp"
 #include "error.hpp"
-#include "gmsh_session.hpp"
+#include "load_limits.hpp"
 
 namespace feinterp {
 
@@ -51,11 +47,20 @@ void pad(const double* in, int components, int dimension, int padded, double* ou
   }
 }
 
-std::string directory_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+// Tags as Gmsh 4.8 reads them back (int) and unique; memory: 4-5 bytes per tag, not the largest tag.
+std::string tag_problem(const std::vector<std::size_t>& tags, detail::TagSet& set, const char* what) {
+  for (std::size_t t : tags) {
+    if (t < 1 || t > std::size_t(std::numeric_limits<int>::max()))
+      return std::string(what) + " tag " + std::to_string(t) + " (expected 1 to 2147483647, the tags Gmsh 4.8 reads)";
+    set.add(std::uint32_t(t));
+  }
+  return {};
+}
+
+bool all_finite(const double* data, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i)
+    if (!std::isfinite(data[i])) return false;
+  return true;
 }
 
 }  // namespace
@@ -108,109 +113,103 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
            std::to_string(expected) + " = elements x points x components" + (p.dimension ? " x dimension)" : ")"));
   }
 
-  const std::string dir = directory_of(path);
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    fail("the directory '" + dir + "' does not exist (expected an existing directory)");
-  static std::atomic<unsigned> counter{0};
-  const std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  const std::string temporary = dir + "/." + base + ".tmp-" + std::to_string(::getpid()) + "-" +
-                                std::to_string(counter++) + ".msh";  // .msh: Gmsh picks the format by extension
-
-  // Element tags: the mesh's own when every block has them and the format is 4.1. Gmsh's MSH 2.2 writer
-  // renumbers elements 1..N in its own write order (lower dimensions first, then triangles before
-  // quadrangles, tetrahedra before hexahedra) while its view writer keeps the original tags (measured:
-  // ElementData tags that matched no element), so for 2.2 the tags are made 1..N in that order first.
-  bool have_element_tags = options.version > 4;
-  for (const ElementBlock& b : mesh.blocks) have_element_tags &= !b.element_tags.empty();
-  std::vector<std::vector<std::size_t>> element_tags(mesh.blocks.size());
-  std::vector<std::size_t> order(mesh.blocks.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const ElementType ta = mesh.blocks[a].type, tb = mesh.blocks[b].type;
-    return std::make_pair(dimension(ta.shape), int(ta.shape)) < std::make_pair(dimension(tb.shape), int(tb.shape));
-  });
-  std::size_t next = 1;
-  for (std::size_t i : order) {
-    element_tags[i] = mesh.blocks[i].element_tags;
-    if (!have_element_tags)
-      for (std::size_t& t : element_tags[i]) t = next++;
-  }
+  // Tags Gmsh can read, unique; values the loader accepts (write nothing that cannot be read back).
+  detail::TagSet node_tags, element_tags;
+  std::string problem = tag_problem(mesh.node_tags, node_tags, "node");
+  for (const ElementBlock& b : mesh.blocks)
+    if (problem.empty()) problem = tag_problem(b.element_tags, element_tags, "element");
+  if (!problem.empty()) fail(problem);
+  if (const std::uint32_t twice = node_tags.seal()) fail("node tag " + std::to_string(twice) + " appears twice (expected unique tags)");
+  if (const std::uint32_t twice = element_tags.seal())
+    fail("element tag " + std::to_string(twice) + " appears twice (expected unique tags)");
+  for (const double x : mesh.coordinates)
+    if (!(std::abs(x) <= max_abs_coordinate)) fail("a coordinate is " + std::to_string(x) + " (expected finite, at most 1e100)");
+  for (const NodalField& f : nodal_fields)
+    if (!all_finite(f.values.data(), f.values.size())) fail("nodal field '" + f.name + "' has a value that is not finite");
+  for (const PointData& p : point_data)
+    if (!all_finite(p.data, p.size)) fail("point data '" + p.name + "' has a value that is not finite");
 
   try {
-    GmshSession session;
-    gmsh_call(context, [&] {
-      const std::string model = "feinterp-write";
-      gmsh::model::add(model);
-      int entities[4] = {0, 0, 0, 0};
-      auto entity = [&](int dim) {
-        if (!entities[dim]) entities[dim] = gmsh::model::addDiscreteEntity(dim);
-        return entities[dim];
-      };
-      const int top = std::max(2, mesh.dimension);
-      gmsh::model::mesh::addNodes(top, entity(top), mesh.node_tags, mesh.coordinates);
-      for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
-        const ElementBlock& b = mesh.blocks[i];
-        std::vector<std::size_t> nodes(b.connectivity.size());
-        for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = mesh.node_tags[std::size_t(b.connectivity[k])];
-        gmsh::model::mesh::addElementsByType(entity(dimension(b.type.shape)), gmsh_type_code(b.type), element_tags[i],
-                                             nodes);
+    AtomicFile file(path);
+    detail::MshWriter out(file, options.version, options.binary);
+    const int top = std::max(2, mesh.dimension);  // the nodes' entity
+    bool dimensions[4] = {false, false, false, false};
+    dimensions[top] = true;
+    for (const ElementBlock& b : mesh.blocks) dimensions[dimension(b.type.shape)] = true;
+    double box[6] = {0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+      box[k] = std::numeric_limits<double>::max();
+      box[k + 3] = std::numeric_limits<double>::lowest();
+      for (std::size_t i = 0; i < n; ++i) {
+        box[k] = std::min(box[k], mesh.coordinates[3 * i + std::size_t(k)]);
+        box[k + 3] = std::max(box[k + 3], mesh.coordinates[3 * i + std::size_t(k)]);
       }
+    }
+    if (options.version > 4) out.entities(dimensions, box);
+    out.nodes(top, mesh.node_tags, mesh.coordinates);
 
-      std::vector<int> views;
-      for (const NodalField& f : nodal_fields) {
-        const int padded = padded_components(f.components);
-        std::vector<double> data(n * std::size_t(padded), 0.0);
-        for (std::size_t i = 0; i < n; ++i)
-          pad(&f.values[i * std::size_t(f.components)], f.components, 0, padded, &data[i * std::size_t(padded)]);
-        const int view = gmsh::view::add(f.name);
-        gmsh::view::addHomogeneousModelData(view, 0, model, "NodeData", mesh.node_tags, data, 0.0, padded);
-        views.push_back(view);
+    std::size_t elements = 0, min_tag = std::numeric_limits<std::size_t>::max(), max_tag = 0;
+    for (const ElementBlock& b : mesh.blocks) {
+      elements += b.element_tags.size();
+      for (std::size_t t : b.element_tags) {
+        min_tag = std::min(min_tag, t);
+        max_tag = std::max(max_tag, t);
       }
-      for (const PointData& p : point_data) {
-        const ElementBlock& b = mesh.blocks[p.block];
-        const std::size_t E = std::size_t(b.element_count()), Q = std::size_t(p.points.size());
-        const int per_point_in = p.components * std::max(p.dimension, 1);
-        const int padded = padded_components(p.dimension == 0 ? p.components : p.components * 3);
-        const bool at_nodes = points_are_element_nodes(b.type, p.points);
-        std::vector<double> data(E * (at_nodes ? Q : 1) * std::size_t(padded), 0.0);
-        std::vector<double> one(static_cast<std::size_t>(padded));
-        double total_weight = 0;
-        for (std::size_t q = 0; q < Q; ++q) total_weight += p.points.weights.size() == Q ? p.points.weights[q] : 1.0;
-        for (std::size_t e = 0; e < E; ++e)
-          for (std::size_t q = 0; q < Q; ++q) {
-            pad(p.data + (e * Q + q) * std::size_t(per_point_in), p.components, p.dimension, padded, one.data());
-            if (at_nodes) {
-              std::copy(one.begin(), one.end(), data.begin() + std::ptrdiff_t((e * Q + q) * std::size_t(padded)));
-            } else {
-              const double w = (p.points.weights.size() == Q ? p.points.weights[q] : 1.0) / total_weight;
-              for (int c = 0; c < padded; ++c) data[e * std::size_t(padded) + std::size_t(c)] += w * one[std::size_t(c)];
-            }
+    }
+    out.begin_elements(mesh.blocks.size(), elements, elements ? min_tag : 0, max_tag);
+    std::vector<std::size_t> node_tags_of_element;
+    for (const ElementBlock& b : mesh.blocks) {
+      const int per = nodes_per_element(b.type);
+      node_tags_of_element.resize(std::size_t(per));
+      out.element_block(dimension(b.type.shape), gmsh_type_code(b.type), b.element_tags.size(), per);
+      for (std::size_t e = 0; e < b.element_tags.size(); ++e) {
+        for (int k = 0; k < per; ++k)
+          node_tags_of_element[k] = mesh.node_tags[std::size_t(b.connectivity[e * std::size_t(per) + std::size_t(k)])];
+        out.element(b.element_tags[e], node_tags_of_element.data());
+      }
+    }
+    out.end_elements();
+
+    std::vector<double> one;
+    for (const NodalField& f : nodal_fields) {
+      const int padded = padded_components(f.components);
+      one.assign(std::size_t(padded), 0.0);
+      out.begin_view(detail::MshWriter::View::node_data, f.name, padded, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        pad(&f.values[i * std::size_t(f.components)], f.components, 0, padded, one.data());
+        out.record(mesh.node_tags[i], 1, one.data());
+      }
+      out.end_view();
+    }
+    for (const PointData& p : point_data) {
+      const ElementBlock& b = mesh.blocks[p.block];
+      const std::size_t E = std::size_t(b.element_count()), Q = std::size_t(p.points.size());
+      const int per_point_in = p.components * std::max(p.dimension, 1);
+      const int padded = padded_components(p.dimension == 0 ? p.components : p.components * 3);
+      const bool at_nodes = points_are_element_nodes(b.type, p.points);
+      double total_weight = 0;
+      for (std::size_t q = 0; q < Q; ++q) total_weight += p.points.weights.size() == Q ? p.points.weights[q] : 1.0;
+      std::vector<double> element_values((at_nodes ? Q : 1) * std::size_t(padded)), point(static_cast<std::size_t>(padded));
+      out.begin_view(at_nodes ? detail::MshWriter::View::element_node_data : detail::MshWriter::View::element_data, p.name,
+                     padded, E);
+      for (std::size_t e = 0; e < E; ++e) {
+        std::fill(element_values.begin(), element_values.end(), 0.0);
+        for (std::size_t q = 0; q < Q; ++q) {
+          pad(p.data + (e * Q + q) * std::size_t(per_point_in), p.components, p.dimension, padded, point.data());
+          if (at_nodes) {
+            std::copy(point.begin(), point.end(), element_values.begin() + std::ptrdiff_t(q * std::size_t(padded)));
+          } else {
+            const double w = (p.points.weights.size() == Q ? p.points.weights[q] : 1.0) / total_weight;
+            for (int c = 0; c < padded; ++c) element_values[std::size_t(c)] += w * point[std::size_t(c)];
           }
-        const int view = gmsh::view::add(p.name);
-        gmsh::view::addHomogeneousModelData(view, 0, model, at_nodes ? "ElementNodeData" : "ElementData",
-                                            element_tags[p.block], data, 0.0, padded);
-        views.push_back(view);
+        }
+        out.record(b.element_tags[e], at_nodes ? int(Q) : 1, element_values.data());
       }
-
-      gmsh::option::setNumber("Mesh.MshFileVersion", options.version);
-      gmsh::option::setNumber("Mesh.Binary", options.binary ? 1 : 0);
-      gmsh::option::setNumber("Mesh.SaveAll", 1);  // no physical groups: without this nothing is saved
-      gmsh::option::setNumber("Mesh.SaveParametric", 0);
-      gmsh::option::setNumber("PostProcessing.SaveMesh", 0);  // the mesh is written once, below
-      gmsh::write(temporary);
-      for (int view : views) gmsh::view::write(view, temporary, true);
-      const std::vector<std::string> errors = session.errors();
-      if (!errors.empty()) fail("Gmsh: " + errors.front());
-    });
-    struct stat written {};
-    if (::stat(temporary.c_str(), &written) != 0 || written.st_size == 0)
-      fail("Gmsh wrote nothing to the temporary file '" + temporary + "'");
-    if (std::rename(temporary.c_str(), path.c_str()) != 0)
-      fail("cannot rename '" + temporary + "' to it: " + std::strerror(errno));
-  } catch (...) {
-    ::unlink(temporary.c_str());
-    throw;
+      out.end_view();
+    }
+    file.commit();
+  } catch (const OutputError& e) {
+    throw MeshError(e.what());
   }
 }
 

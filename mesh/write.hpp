@@ -1,8 +1,9 @@
-// write_msh: a mesh and results as one MSH file that the Gmsh GUI opens, written through the SDK.
+// write_msh: a mesh and results as one MSH file that the Gmsh GUI opens, written by feinterp itself
+// (detail/msh_writer.hpp: Gmsh 4.8's writer ignored write errors, crashed on legal tags and needed
+// memory in proportion to the largest tag; this one streams, whatever the tags).
 //
-// View types (Gmsh 4.8.4's gmsh::view::addModelData accepts "NodeData", "ElementData" and
-// "ElementNodeData" only; "GaussPointData" exists inside Gmsh but cannot be created through the API
-// or written to MSH, so it is not used):
+// View types (Gmsh 4.8.4 reads "NodeData", "ElementData" and "ElementNodeData"; "GaussPointData"
+// exists inside Gmsh but has no MSH section, so it is not used):
 //   * nodal fields                                   -> NodeData
 //   * values/gradients at the element's own nodes     -> ElementNodeData: exact, and Gmsh draws it
 //     (points == element_nodes(type), in Gmsh order)     with the element's own shape functions
@@ -13,8 +14,8 @@
 // (2 -> 3, 4..8 -> 9); a gradient's rows of D = 2 are padded to 3 first, so a 2D scalar gradient is a
 // vector (gx, gy, 0) and a 3-component 3D gradient is a tensor. More than 9 padded components throw.
 //
-// Atomicity: the file is written to a temporary file in the destination directory and renamed over
-// `path`, so a failure never leaves a half-written file where an older one was. A destination in a
+// Atomicity: through AtomicFile (atomic_file.hpp): a failure (full disk included) never leaves a
+// half-written file where an older one was, and a killed run leaves nothing behind. A destination in a
 // nonexistent directory throws MeshError and writes nothing.
 #pragma once
 
@@ -39,15 +40,16 @@ struct PointData {
   std::size_t size = 0;       ///< number of doubles at data, checked: E * Q * C * max(D, 1)
 };
 
-/// Element tags: a 4.1 file keeps the mesh's element tags; a 2.2 file numbers elements 1..N (Gmsh's
-/// 2.2 writer renumbers them anyway), lower dimensions first, then in block-shape order.
+/// Node and element tags are the mesh's, in both versions: they must be 1 to 2^31 - 1 (what Gmsh 4.8 reads)
+/// and unique; coordinates and values must be finite (coordinates at most max_abs_coordinate), so that
+/// whatever is written loads back.
 struct WriteOptions {
   double version = 4.1;  ///< 4.1 or 2.2
   bool binary = true;
 };
 
-/// Writes `mesh` (nodes, all blocks), then one view per nodal field and per point data set.
-/// Throws MeshError naming the file and the problem; the file at `path` is then untouched.
+/// Writes `mesh` (nodes, all blocks; no physical groups), then one view per nodal field and per point
+/// data set. Throws MeshError naming the file and the problem; the file at `path` is then untouched.
 void write_msh(const std::string& path, const Mesh& mesh, const std::vector<NodalField>& nodal_fields = {},
                const std::vector<PointData>& point_data = {}, const WriteOptions& options = {});
 

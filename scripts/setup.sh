@@ -9,17 +9,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev libseccomp-dev)
+"$root/scripts/install-packages.sh" "${packages[@]}"
 
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
 architectures=${FEINTERP_CUDA_ARCHITECTURES:-}

@@ -1,5 +1,6 @@
-// Copies Gmsh's current model (nodes, elements of the supported types, physical groups, $NodeData
-// views) into a Mesh. Shared by load_msh and generate_mesh; the caller holds a GmshSession.
+// Copies Gmsh's current model (nodes, elements of the supported types, physical groups) into a Mesh.
+// Shared by load_msh's reader process and generate_mesh; the caller holds a GmshSession. Fields are
+// not Gmsh's business: load_msh reads $NodeData itself (node_fields.hpp).
 #pragma once
 
 #include <string>

@@ -17,9 +17,9 @@
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "atomic_write.hpp"
 #include "benchmark_case.hpp"
 #include "selection.hpp"
 
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
           << r.baseline_ms / r.packed_ms << ',' << baseline_gbs << ',' << packed_gbs << ',' << copy << ','
           << baseline_gbs / copy << ',' << packed_gbs / copy << ',' << r.host_us << '\n';
     }
-    if (!csv_path.empty()) tools::write_file_atomically(csv_path, csv.str());
+    if (!csv_path.empty()) write_file_atomically(csv_path, csv.str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "feinterp-bench: error: %s\n", e.what());
     return 1;

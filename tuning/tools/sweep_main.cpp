@@ -39,9 +39,9 @@
 #include <feinterp/backends/cuda/tuning/table.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/traffic.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "atomic_write.hpp"
 #include "benchmark_case.hpp"
 #include "selection.hpp"
 #include "sweep.hpp"
@@ -337,11 +337,11 @@ int main(int argc, char** argv) {
     }
     const std::string csv_path = output + "/timings.csv", table_path = output + "/" + stem + ".txt",
                       svg_path = output + "/timings.svg";
-    tools::write_file_atomically(csv_path, tuning::sweep_csv(context, configs));
+    write_file_atomically(csv_path, tuning::sweep_csv(context, configs));
     const std::string table_text = tuning::sweep_table_text(context, configs);
     tuning::parse_tuning_table(table_text, table_path);  // what is written reads back (throws otherwise)
-    tools::write_file_atomically(table_path, table_text);
-    tools::write_file_atomically(svg_path, tuning::sweep_svg(context, configs));
+    write_file_atomically(table_path, table_text);
+    write_file_atomically(svg_path, tuning::sweep_svg(context, configs));
     std::printf("\nwrote %s\n      %s (copy to tuning/tables/ to make it the default on this GPU)\n      %s\n",
                 csv_path.c_str(), table_path.c_str(), svg_path.c_str());
   } catch (const std::exception& e) {

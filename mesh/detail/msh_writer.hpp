@@ -1,0 +1,67 @@
+// MshWriter: MSH 4.1 or 2.2, ASCII or binary, written by feinterp into an AtomicFile, section by
+// section, straight from the caller's arrays. Gmsh 4.8.4's own writer is not used for outputs any
+// more: it ignores write errors (a full disk gave a truncated file and exit 0), crashed on legal tags
+// (2147483647) and allocated by the largest tag (2.4 GB for one element tag of 1e8). Here memory is
+// the writer's 1 MiB buffer, whatever the tags, and every write is checked (atomic_file.hpp).
+//
+// What is written is what Gmsh 4.8's readers (and load_msh's pre-scan) expect: for 4.1, $Entities with
+// one discrete entity (tag 1, no physical groups) per dimension used, $Nodes in one block on the
+// entity of the mesh's dimension, $Elements in one block per element type; for 2.2, $Nodes and
+// $Elements with two tags (physical 0, elementary 1); then the views ($NodeData, $ElementData,
+// $ElementNodeData: one string tag, the name; one real tag, time 0; three integer tags: step 0,
+// components, count). Binary numbers are this machine's (little-endian) ints, size_t and doubles;
+// ASCII doubles are the shortest text that reads back to the same double.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../atomic_file.hpp"
+
+namespace feinterp::detail {
+
+class MshWriter {
+ public:
+  enum class View { node_data, element_data, element_node_data };
+
+  /// Writes $MeshFormat. `version` is 4.1 or 2.2.
+  MshWriter(AtomicFile& file, double version, bool binary);
+
+  /// 4.1 only: one entity per dimension present in `dimensions` (0..3), with the bounding box
+  /// box = {xmin, ymin, zmin, xmax, ymax, zmax}.
+  void entities(const bool dimensions[4], const double box[6]);
+  /// All nodes, on the entity of dimension `dimension` (4.1).
+  void nodes(int dimension, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates);
+
+  /// $Elements: begin with the total count and the number of blocks (types), then one block per type.
+  void begin_elements(std::size_t blocks, std::size_t elements, std::size_t min_tag, std::size_t max_tag);
+  void element_block(int dimension, int gmsh_type, std::size_t count, int nodes_per_element);
+  /// One element of the current block: its tag and node tags.
+  void element(std::size_t tag, const std::size_t* node_tags);
+  void end_elements();
+
+  /// A view of `count` records, each an entity tag, then `multiplicity` x `components` values.
+  void begin_view(View kind, const std::string& name, int components, std::size_t count);
+  void record(std::size_t tag, int multiplicity, const double* values);
+  void end_view();
+
+ private:
+  void text(std::string_view s) { file_.write(s); }
+  void integer(std::uint64_t value, char after);
+  void real(double value, char after);
+  template <class T>
+  void raw(T value) {
+    file_.write(&value, sizeof value);
+  }
+
+  AtomicFile& file_;
+  bool v41_, binary_;
+  int block_nodes_ = 0, block_type_ = 0, view_components_ = 0;
+  View view_ = View::node_data;
+  const char* view_section_ = "";
+};
+
+}  // namespace feinterp::detail
