@@ -55,10 +55,11 @@ install(TARGETS ${_feinterp_export_targets}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# ---- headers: each folder's public *.hpp (not .cuh kernels, not mesh/detail, not tools/) --------------
+# ---- headers: each library folder's public *.hpp (not .cuh kernels, not mesh/detail; apps/ has none) ----
 set(_feinterp_header_folders core elements fem backends/cpu interpolator mesh)
 if(TARGET feinterp_cuda)
-  list(APPEND _feinterp_header_folders backends/cuda backends/cuda/kernels backends/cuda/launch backends/cuda/tuning)
+  list(APPEND _feinterp_header_folders backends/cuda backends/cuda/runtime backends/cuda/kernels backends/cuda/launch
+       backends/cuda/tuning)
 endif()
 foreach(_folder ${_feinterp_header_folders})
   file(GLOB _headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_folder}/*.hpp)

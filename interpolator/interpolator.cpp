@@ -14,9 +14,9 @@
 #if FEINTERP_HAS_CUDA
 #include <cuda_runtime.h>
 
-#include "../backends/cuda/device.hpp"
+#include "../backends/cuda/runtime/device.hpp"
 #include "../backends/cuda/device_block.hpp"
-#include "../backends/cuda/error.hpp"
+#include "../backends/cuda/runtime/error.hpp"
 #include "../backends/cuda/plan.hpp"
 #endif
 

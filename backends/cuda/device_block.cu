@@ -3,7 +3,7 @@
 #include <string>
 
 #include "../../fem/orientation.hpp"
-#include "error.hpp"
+#include "runtime/error.hpp"
 #include "validation_kernels.cuh"
 
 namespace feinterp::backends::cuda {

@@ -9,7 +9,7 @@
 
 #include "../../core/precision.hpp"
 #include "../../fem/block.hpp"
-#include "device_buffer.hpp"
+#include "runtime/device_buffer.hpp"
 
 namespace feinterp::backends::cuda {
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "../../fem/block.hpp"
-#include "error.hpp"
+#include "runtime/error.hpp"
 #include "kernels/kernel_set.hpp"
 
 namespace feinterp::backends::cuda {

@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "../../fem/point_set.hpp"
-#include "device_buffer.hpp"
+#include "runtime/device_buffer.hpp"
 
 namespace feinterp::backends::cuda {
 

@@ -8,8 +8,8 @@
 #include "../../fem/arguments.hpp"
 #include "../../fem/orientation.hpp"
 #include "kernels/baseline_kernel.cuh"
-#include "device.hpp"
-#include "error.hpp"
+#include "runtime/device.hpp"
+#include "runtime/error.hpp"
 
 namespace feinterp::backends::cuda {
 

@@ -22,7 +22,7 @@
 #include "../../core/operation.hpp"
 #include "../../fem/point_set.hpp"
 #include "device_block.hpp"
-#include "device_buffer.hpp"
+#include "runtime/device_buffer.hpp"
 #include "device_tabulation.hpp"
 #include "kernels/kernel_set.hpp"
 #include "launch/launch_config.hpp"

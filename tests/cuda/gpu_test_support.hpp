@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <feinterp/backends/cuda/device.hpp>
+#include <feinterp/backends/cuda/runtime/device.hpp>
 
 #define FEINTERP_REQUIRE_GPU()                                                                             \
   do {                                                                                                     \

@@ -22,8 +22,8 @@
 #include <type_traits>
 #include <vector>
 
-#include <feinterp/backends/cuda/device_buffer.hpp>
-#include <feinterp/backends/cuda/error.hpp>
+#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
+#include <feinterp/backends/cuda/runtime/error.hpp>
 #include <feinterp/backends/cuda/plan.hpp>
 #include <feinterp/core/layout.hpp>
 #include <feinterp/elements/elements.hpp>

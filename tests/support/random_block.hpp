@@ -14,7 +14,7 @@
 
 #include <feinterp/elements/elements.hpp>
 #include <feinterp/fem/block.hpp>
-#include <feinterp/fem/relative_difference.hpp>
+#include <feinterp/apps/common/relative_difference.hpp>
 
 namespace feinterp::test {
 
@@ -149,7 +149,7 @@ inline std::vector<double> random_field(offset_t node_count, int components, std
   return u;
 }
 
-/// The library's comparison (fem/relative_difference.hpp).
+/// feinterp's comparison (apps/common/relative_difference.hpp).
 inline double relative_error(const std::vector<double>& a, const std::vector<double>& b) {
   return max_relative_difference(a, b);
 }

@@ -19,7 +19,7 @@
 #include "../../../core/operation.hpp"
 #include "../../../core/precision.hpp"
 #include "../../../elements/element_type.hpp"
-#include "../device.hpp"
+#include "../runtime/device.hpp"
 #include "../tuning/table.hpp"
 
 namespace feinterp::backends::cuda {

@@ -20,8 +20,8 @@
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/core/layout.hpp>
 #include <feinterp/fem/quadrature.hpp>
-#include <feinterp/fem/relative_difference.hpp>
-#include <feinterp/fem/traffic.hpp>
+#include <feinterp/apps/common/relative_difference.hpp>
+#include <feinterp/core/traffic.hpp>
 #include <feinterp/mesh/generate.hpp>
 
 #include "commands.hpp"
@@ -141,7 +141,7 @@ void print_header(const DemoOptions& o, Device device) {
   std::printf("feinterp demo on %s: %d-component polynomial fields of degree p, quadrature degree %s, ~%lld elements per mesh\n",
               describe(device).c_str(), o.components,
               o.quadrature < 0 ? "2p" : std::to_string(o.quadrature).c_str(), o.size);
-  std::printf("times: fastest of %d runs of the %s alone; GB/s: minimal bytes (fem/traffic.hpp) / time\n\n", o.repeats,
+  std::printf("times: fastest of %d runs of the %s alone; GB/s: minimal bytes (core/traffic.hpp) / time\n\n", o.repeats,
               device == Device::cuda ? "kernel" : "threaded CPU loop");
   std::printf("%-16s %9s %9s %4s | %-17s | %-17s | %-17s | %-19s\n", "", "", "", "", "      values", " ref. gradients",
               "phys. gradients", " max relative error");

@@ -34,16 +34,16 @@
 
 #include <unistd.h>
 
-#include <feinterp/backends/cuda/device.hpp>
+#include <feinterp/backends/cuda/runtime/device.hpp>
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
 #include <feinterp/backends/cuda/tuning/table.hpp>
 #include <feinterp/elements/visit.hpp>
-#include <feinterp/fem/traffic.hpp>
+#include <feinterp/core/traffic.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "benchmark_case.hpp"
-#include "selection.hpp"
+#include "../common/benchmark_case.hpp"
+#include "../common/selection.hpp"
 #include "sweep.hpp"
 
 using namespace feinterp;

@@ -23,12 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "../../elements/elements.hpp"
-#include "../../interpolator/interpolator.hpp"
-#include "../point_set.hpp"
-#include "../quadrature.hpp"
-#include "../traffic.hpp"
-#include "../traffic.hpp"
+#include <feinterp/elements/elements.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
+#include <feinterp/fem/point_set.hpp>
+#include <feinterp/fem/quadrature.hpp>
+#include <feinterp/core/traffic.hpp>
 
 using namespace feinterp;
 

@@ -13,8 +13,8 @@
 #include <functional>
 #include <vector>
 
-#include <feinterp/backends/cuda/device_buffer.hpp>
-#include <feinterp/backends/cuda/error.hpp>
+#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
+#include <feinterp/backends/cuda/runtime/error.hpp>
 
 namespace feinterp::tuning {
 

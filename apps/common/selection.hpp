@@ -17,7 +17,7 @@
 #include <feinterp/core/precision.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
-#include <feinterp/fem/relative_difference.hpp>
+#include <feinterp/apps/common/relative_difference.hpp>
 #include <feinterp/mesh/generate.hpp>
 
 namespace feinterp::tuning {

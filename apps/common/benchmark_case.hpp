@@ -35,7 +35,7 @@ class BenchmarkCase {
  public:
   BenchmarkCase(const CaseSpec& spec, unsigned seed);
   ~BenchmarkCase();
-  /// Minimal bytes of one launch (fem/traffic.hpp).
+  /// Minimal bytes of one launch (core/traffic.hpp).
   offset_t minimal_bytes() const { return minimal_bytes_; }
   int rotations() const;
   /// Kernel-only time per launch over `batches` batches of `per_batch` back-to-back launches, and the

@@ -2,9 +2,9 @@
 // GB/s: what any implementation must move at least once, whatever its caching.
 #pragma once
 
-#include "../core/config.hpp"
-#include "../core/operation.hpp"
-#include "../core/precision.hpp"
+#include "config.hpp"
+#include "operation.hpp"
+#include "precision.hpp"
 
 namespace feinterp {
 

@@ -70,7 +70,7 @@ std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& con
   csv << "# warmup: " << x.warmup << "\n# repeats: " << x.repeats << "\n# command: " << x.command_line << "\n";
   for (const std::string& line : mesh_lines(configs)) csv << "# mesh: " << line << "\n";
   csv << "# fits = 0: the count needs more shared memory than the device allows per block (not run, '*')\n";
-  csv << "# gbs: minimal_bytes / median (fem/traffic.hpp)\n";
+  csv << "# gbs: minimal_bytes / median (core/traffic.hpp)\n";
   csv << "mesh,element,order,components,operation,precision,points,elements,nodes,minimal_bytes,rotations,max_fitting,"
          "heuristic,elements_per_block,fits,median_us,min_us,max_us,gbs,best\n";
   for (const SweepConfig& c : configs) {

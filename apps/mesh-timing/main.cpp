@@ -21,8 +21,8 @@
 #include <cstring>
 #include <string>
 
-#include "../generate.hpp"
-#include "../write.hpp"
+#include <feinterp/mesh/generate.hpp>
+#include <feinterp/mesh/write.hpp>
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <random>
 #include <utility>
 
-#include <feinterp/backends/cuda/device.hpp>
-#include <feinterp/fem/traffic.hpp>
+#include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/core/traffic.hpp>
 
 namespace feinterp::tuning {
 

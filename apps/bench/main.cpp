@@ -13,15 +13,15 @@
 #include <iostream>
 #include <sstream>
 
-#include <feinterp/backends/cuda/device.hpp>
+#include <feinterp/backends/cuda/runtime/device.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "benchmark_case.hpp"
-#include "selection.hpp"
+#include "../common/benchmark_case.hpp"
+#include "../common/selection.hpp"
 
 using namespace feinterp;
 namespace cuda = feinterp::backends::cuda;
