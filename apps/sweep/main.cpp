@@ -1,6 +1,6 @@
 // feinterp-sweep: times the packed kernel at every elements_per_block, for each element type, order,
 // component count and operation, and writes the tuning table of the fastest counts (ready for
-// tuning/tables/), the full timing CSV and an SVG plot.
+// backends/cuda/tuning/tables/), the full timing CSV and an SVG plot.
 //
 //   feinterp-sweep                          12 element types x C in {1, dim} x 3 operations, ~1M elements
 //   feinterp-sweep --quick                  counts 1, 2, 4, .., 64 (and the largest that fits, and the
@@ -175,6 +175,7 @@ int main(int argc, char** argv) {
     context.point_set = selection.points_name;
     context.warmup = warmup;
     context.repeats = repeats;
+    context.batch = batch;
     context.date = utc_now();
     context.git_revision = FEINTERP_GIT_REVISION;
     for (int i = 0; i < argc; ++i) context.command_line += (i ? " " : "") + std::string(argv[i]);
@@ -342,7 +343,7 @@ int main(int argc, char** argv) {
     tuning::parse_tuning_table(table_text, table_path);  // what is written reads back (throws otherwise)
     write_file_atomically(table_path, table_text);
     write_file_atomically(svg_path, tuning::sweep_svg(context, configs));
-    std::printf("\nwrote %s\n      %s (copy to tuning/tables/ to make it the default on this GPU)\n      %s\n",
+    std::printf("\nwrote %s\n      %s (copy to backends/cuda/tuning/tables/ to make it the default on this GPU)\n      %s\n",
                 csv_path.c_str(), table_path.c_str(), svg_path.c_str());
   } catch (const std::exception& e) {
     // On a terminal, "\r\033[K" first clears the progress bar's line: the error stays one line.

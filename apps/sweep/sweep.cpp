@@ -53,8 +53,9 @@ std::vector<std::string> provenance(const SweepContext& x) {
   return {"device: " + x.device + ", compute capability " + std::to_string(x.major) + "." + std::to_string(x.minor),
           "CUDA driver " + cuda_version_string(x.driver_version) + ", runtime " + cuda_version_string(x.runtime_version),
           "date: " + x.date + ", feinterp git " + x.git_revision,
-          "points: " + x.point_set + "; median of " + std::to_string(x.repeats) + " launches after " +
-              std::to_string(x.warmup) + " warm-up launches, CUDA events",
+          "points: " + x.point_set + "; " + std::to_string(x.repeats) + " launches after " + std::to_string(x.warmup) +
+              " warm-up launches, timed in batches of " + std::to_string(x.batch) +
+              " back to back between CUDA events (kernels only), the median over batches",
           "command: " + x.command_line};
 }
 
@@ -123,7 +124,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
 
 std::string sweep_table_text(const SweepContext& x, const std::vector<SweepConfig>& configs) {
   std::vector<std::string> comments{"Written by feinterp-sweep: the fastest elements_per_block per configuration.",
-                                    "Copy to tuning/tables/ to compile it into feinterp (tuning/tables/README.md)."};
+                                    "Copy to backends/cuda/tuning/tables/ to compile it into feinterp (its README.md)."};
   for (const std::string& line : provenance(x)) comments.push_back(line);
   for (const std::string& line : mesh_lines(configs)) comments.push_back("mesh " + line);
   comments.push_back("");
@@ -172,7 +173,7 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
   }
   PlotText text;
   text.title = "feinterp packed kernel on " + x.device + " (sm_" + std::to_string(x.major) + std::to_string(x.minor) + ")";
-  text.subtitle = "median of " + std::to_string(x.repeats) + " launches, points: " + x.point_set +
+  text.subtitle = "median over batches of " + std::to_string(x.batch) + " back-to-back launches, points: " + x.point_set +
                   "; solid: values, dashed: reference gradients, dotted: physical gradients; dot: best; *: needs "
                   "more shared memory than the device allows; " + x.date + ", git " + x.git_revision;
   text.x_label = "elements per block";

@@ -48,6 +48,7 @@ struct SweepContext {
   int driver_version = 0, runtime_version = 0;
   std::string point_set;  ///< nodes | quadrature
   int warmup = 0, repeats = 0;
+  int batch = 1;          ///< launches timed back to back between two events
   std::string date;       ///< UTC, ISO 8601
   std::string git_revision;
   std::string command_line;

@@ -322,7 +322,7 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
   if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
 }
 
-TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountAndOperation) {
+TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationAndPrecision) {
   std::shared_ptr<const TuningTable> h100;
   for (const auto& t : embedded_tuning_tables())
     if (t->device == "NVIDIA H100 80GB HBM3") h100 = t;
@@ -330,15 +330,17 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountAndOperation) {
   EXPECT_EQ(h100->major, 9);
   EXPECT_EQ(h100->minor, 0);
   EXPECT_EQ(h100->point_set, "nodes");
-  for (Shape shape : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
+  for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
     for (int p = 1; p <= 3; ++p)
       for (int C : {1, dimension(shape)})
-        for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients}) {
-          const ElementType type{shape, p};
-          const int Q = nodes_per_element(type);
-          const TuningEntry* e = h100->find({type, op, C, Q});
-          ASSERT_NE(e, nullptr) << "no entry for " << to_string(type) << " C = " << C << " " << operation_name(op);
-          // Within what the launch allows: 512 threads per block.
-          EXPECT_LE(e->elements_per_block * threads_per_element(Q), 512) << to_string(type);
-        }
+        for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients})
+          for (Precision precision : {Precision::fp64, Precision::fp32}) {
+            const ElementType type{shape, p};
+            const int Q = nodes_per_element(type);
+            const TuningEntry* e = h100->find({type, op, C, Q, precision});
+            ASSERT_NE(e, nullptr) << "no entry for " << to_string(type) << " C = " << C << " " << operation_name(op)
+                                  << " " << precision_name(precision);
+            // Within what the launch allows: 512 threads per block.
+            EXPECT_LE(e->elements_per_block * threads_per_element(Q), 512) << to_string(type);
+          }
 }
