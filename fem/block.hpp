@@ -6,7 +6,7 @@
 // for lines, 2 for triangles and quadrilaterals, 3 for tetrahedra and hexahedra) and the space
 // dimension s of the coordinates it lives in (2: every node has z = 0; 3: anywhere). s >= d, so a
 // triangle may be a surface element in 3D (d = 2 < s = 3) and a line a curve in the plane or in space.
-// Physical gradients have s components (fem/layout.hpp).
+// Physical gradients have s components (core/layout.hpp).
 #pragma once
 
 #include <cstddef>

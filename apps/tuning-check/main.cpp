@@ -1,7 +1,7 @@
 // feinterp-tuning-check: reads tuning tables as the library does and prints what each holds, or one
 // error line naming the file and line. No GPU needed.
 //
-//   feinterp-tuning-check tuning/tables/*.txt     check tables before committing them
+//   feinterp-tuning-check backends/cuda/tuning/tables/*.txt     check tables before committing them
 //   feinterp-tuning-check --embedded              the tables compiled into this build
 #include <cstdio>
 #include <cstring>

@@ -258,7 +258,7 @@ TEST(GpuInterpolationErrors, ElementsPerBlockThatDoesNotFitIsRejected) {
 
 // ---- rotation invariance and the orientation policy (fem/orientation.hpp) ----------------------------
 
-// As on the CPU (tests/fem/interpolate_test.cpp): a planar block of curves or surfaces moved into 3D by
+// As on the CPU (tests/interpolator/interpolate_test.cpp): a planar block of curves or surfaces moved into 3D by
 // a rigid motion keeps its measure |det J| and its physical gradients rotate, to 1e-12 relative.
 class GpuRotationInvariance : public ::testing::TestWithParam<ElementType> {};
 INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, GpuRotationInvariance,

@@ -2,7 +2,7 @@
 // unit segment/square/cube is generated, written to binary MSH 4.1, loaded back, and a polynomial of
 // total degree p (exactly representable: the element maps are affine for lines and simplices and
 // multilinear for quadrilaterals/hexahedra, whose Q_p spaces contain every polynomial of total degree
-// p composed with such a map) is interpolated at a quadrature rule with fem/interpolate.hpp; values
+// p composed with such a map) is interpolated at a quadrature rule through the CPU executor's plan; values
 // and physical gradients must equal the polynomial's at the physical points x(xi_q), themselves
 // obtained by interpolating the coordinates. On the segment [0, 1] x {0} the physical gradient is the
 // tangential one, (du/dx, 0).
