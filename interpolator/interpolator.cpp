@@ -216,32 +216,36 @@ void ExecutorArray<T>::release() noexcept {
   size_ = 0;
 }
 
+namespace {
+
+// One synchronous copy between host memory and memory where `executor` computes.
+void copy_bytes(Executor executor, void* to, const void* from, std::size_t bytes, bool to_executor) {
+#if FEINTERP_HAS_CUDA
+  if (executor == Executor::cuda) {
+    backends::cuda::check(cudaMemcpy(to, from, bytes, to_executor ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost),
+                          to_executor ? "copying to the device" : "copying from the device");
+    return;
+  }
+#endif
+  (void)executor;
+  (void)to_executor;
+  std::memcpy(to, from, bytes);
+}
+
+}  // namespace
+
 template <class T>
 void ExecutorArray<T>::copy_from(const T* host, std::size_t count) {
   if (count > size_)
     throw std::invalid_argument("ExecutorArray: copying " + std::to_string(count) + " values into " + std::to_string(size_));
-  if (count == 0) return;
-#if FEINTERP_HAS_CUDA
-  if (executor_ == Executor::cuda) {
-    backends::cuda::check(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice), "copying to the device");
-    return;
-  }
-#endif
-  std::memcpy(data_, host, count * sizeof(T));
+  if (count) copy_bytes(executor_, data_, host, count * sizeof(T), true);
 }
 
 template <class T>
 void ExecutorArray<T>::copy_to(T* host, std::size_t count) const {
   if (count > size_)
     throw std::invalid_argument("ExecutorArray: copying " + std::to_string(count) + " values out of " + std::to_string(size_));
-  if (count == 0) return;
-#if FEINTERP_HAS_CUDA
-  if (executor_ == Executor::cuda) {
-    backends::cuda::check(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost), "copying from the device");
-    return;
-  }
-#endif
-  std::memcpy(host, data_, count * sizeof(T));
+  if (count) copy_bytes(executor_, host, data_, count * sizeof(T), false);
 }
 
 template <class T>
