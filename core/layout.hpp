@@ -7,6 +7,7 @@
 //                                                               Jacobian of the field, row-major)
 //   physical gradients  out[((e * Q + q) * C + c) * S + k]     (du_c/dx_k, k < S: the C x S Jacobian;
 //                                                               for D < S the tangential gradient)
+//   element vectors     y[(e * N + n) * C + c]                 (a transpose's per-element result, N nodes)
 //   Jacobian determinant detj[e * Q + q]                       (D = S: det J, signed; D < S: the
 //                                                               measure sqrt(det(J^T J)) > 0)
 //
@@ -40,6 +41,13 @@ struct GradientsLayout {
   FEINTERP_HD offset_t operator()(offset_t e, int q, int c, int d) const {
     return ((e * points + q) * components + c) * dimension + d;
   }
+};
+
+struct ElementVectorLayout {
+  offset_t elements;
+  int nodes, components;
+  FEINTERP_HD offset_t size() const { return elements * nodes * components; }
+  FEINTERP_HD offset_t operator()(offset_t e, int n, int c) const { return (e * nodes + n) * components + c; }
 };
 
 /// A read-only view of results: out(e, q, c) or out(e, q, c, d).

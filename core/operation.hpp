@@ -16,17 +16,46 @@ enum class Operation {
   reference_gradients,  ///< du_c/dxi_d(xi_q), d < D          out[((e*Q + q)*C + c)*D + d]
   physical_gradients,   ///< du_c/dx_k(x(xi_q)), k < S, and det J (or the measure): out[((e*Q + q)*C + c)*S + k],
                         ///< detj[e*Q + q]; the tangential gradient when S > D (fem/geometry.hpp)
+  // The transposes (integration): point data in the layout of the forward operation's output, back to
+  // the nodes, r_n,c = sum_q phi_n(xi_q) f_q,c (values), sum_q,d dphi_n/dxi_d g_q,c,d (reference
+  // gradients), sum_q,k (K dphi_n/dxi)_k g_q,c,k (physical gradients, K = J^-T or the pseudo-inverse
+  // for S > D). TransposeOptions says where the result goes and whether w_q |det J| is folded in.
+  values_transpose,
+  reference_gradients_transpose,
+  physical_gradients_transpose,
 };
 
+/// The forward operations, in the enum's order.
+inline constexpr Operation forward_operations[] = {Operation::values, Operation::reference_gradients,
+                                                   Operation::physical_gradients};
+/// The transposes, in the order of their forward operations.
+inline constexpr Operation transpose_operations[] = {
+    Operation::values_transpose, Operation::reference_gradients_transpose, Operation::physical_gradients_transpose};
 /// Every operation, in the enum's order.
-inline constexpr Operation all_operations[] = {Operation::values, Operation::reference_gradients,
-                                               Operation::physical_gradients};
+inline constexpr Operation all_operations[] = {Operation::values,
+                                               Operation::reference_gradients,
+                                               Operation::physical_gradients,
+                                               Operation::values_transpose,
+                                               Operation::reference_gradients_transpose,
+                                               Operation::physical_gradients_transpose};
+inline constexpr int operation_count = 6;
+
+FEINTERP_HD bool is_transpose(Operation op) { return int(op) >= 3; }
+
+/// The forward operation of a transpose (a forward operation itself otherwise).
+FEINTERP_HD Operation forward_of(Operation op) { return is_transpose(op) ? Operation(int(op) - 3) : op; }
+
+/// The transpose of a forward operation (a transpose itself otherwise).
+FEINTERP_HD Operation transpose_of(Operation op) { return is_transpose(op) ? op : Operation(int(op) + 3); }
 
 inline const char* operation_name(Operation op) {
   switch (op) {
     case Operation::values: return "values";
     case Operation::reference_gradients: return "reference_gradients";
     case Operation::physical_gradients: return "physical_gradients";
+    case Operation::values_transpose: return "values_transpose";
+    case Operation::reference_gradients_transpose: return "reference_gradients_transpose";
+    case Operation::physical_gradients_transpose: return "physical_gradients_transpose";
   }
   return "unknown";
 }
@@ -36,27 +65,61 @@ inline Operation parse_operation(const std::string& name) {
   for (Operation op : all_operations)
     if (name == operation_name(op)) return op;
   throw std::invalid_argument("unknown operation '" + name +
-                              "': expected values, reference_gradients or physical_gradients");
+                              "': expected values, reference_gradients, physical_gradients or one of them "
+                              "followed by _transpose");
 }
 
-/// Numbers per (point, component) in the result of `op`: 1 for values, the reference dimension d for
-/// reference gradients, the space dimension s for physical gradients.
+/// Numbers per (point, component) in the point data of `op`: the result of a forward operation, the
+/// input of a transpose. 1 for values, the reference dimension d for reference gradients, the space
+/// dimension s for physical gradients.
 FEINTERP_HD int result_directions(Operation op, int reference_dimension, int space_dimension) {
-  switch (op) {
+  switch (forward_of(op)) {
     case Operation::values: return 1;
     case Operation::reference_gradients: return reference_dimension;
-    case Operation::physical_gradients: return space_dimension;
+    default: return space_dimension;
   }
-  return 0;
 }
 
-/// Number of values in the result of `op` (not counting det J), for elements of reference dimension d
-/// in a space of dimension s.
-inline std::size_t output_size(Operation op, offset_t elements, int points, int components, int reference_dimension,
-                               int space_dimension) {
+/// Number of values in the point data of `op` (not counting det J): the output of a forward operation,
+/// the input of a transpose, for elements of reference dimension d in a space of dimension s.
+inline std::size_t point_data_size(Operation op, offset_t elements, int points, int components, int reference_dimension,
+                                   int space_dimension) {
   return std::size_t(elements * points * components *
                      result_directions(op, reference_dimension, space_dimension));
 }
+
+/// Number of values in the result of a forward operation `op` (not counting det J).
+inline std::size_t output_size(Operation op, offset_t elements, int points, int components, int reference_dimension,
+                               int space_dimension) {
+  return point_data_size(op, elements, points, components, reference_dimension, space_dimension);
+}
+
+/// Where a transpose puts its result.
+enum class TransposeTarget {
+  nodes,            ///< the assembled nodal vector r[node * C + c]: the sum over the elements sharing a node
+  element_vectors,  ///< each element's own vector, y[(e * N + n) * C + c] (an E-vector: no two elements
+                    ///< write the same value)
+};
+
+/// How a transpose is applied.
+struct TransposeOptions {
+  TransposeTarget target = TransposeTarget::nodes;
+  /// Multiply the point data by w_q |det J| (the measure for S > D) at each point first: the usual
+  /// integrand, so that r_n = integral of phi_n f (values) or grad phi_n . g (physical gradients). Needs a
+  /// point set with weights (a quadrature rule) and the plan's coordinates.
+  bool weighted = false;
+  /// nodes: add to r (several blocks into one vector); otherwise r is overwritten. Element vectors are
+  /// always overwritten.
+  bool accumulate = false;
+};
+
+/// How a GPU plan sums element contributions into shared nodes (the CPU always sums deterministically:
+/// by colour, bitwise the same for any thread count).
+enum class Summation {
+  atomic,         ///< atomicAdd: the fastest; the order of the additions, and so the last bits, vary
+  deterministic,  ///< elements coloured (no two of a colour share a node), one launch per colour: bitwise
+                  ///< reproducible; the colouring is built when the plan is
+};
 
 /// A nodal field, u[node * components + c], of T = double or float; `size` is the number of values,
 /// checked against the mesh.

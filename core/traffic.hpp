@@ -16,14 +16,20 @@ namespace feinterp {
 ///   output written once          elements * points * components (* d or s for gradients) * B
 ///   physical gradients also:     coordinates read once, node_count * 3 * B (stored as x, y, z),
 ///                                and det J written once, elements * points * B.
+/// For a transpose the same arrays go the other way (point data read, nodal vector written once), with
+/// no det J; element vectors are written instead of the nodal vector (elements * nodes_per_element *
+/// components * B), and a weighted or physical-gradient transpose reads the coordinates.
 inline offset_t minimal_bytes(Operation op, offset_t elements, int nodes_per_element, offset_t node_count, int points,
                               int components, int reference_dimension, int space_dimension,
-                              Precision precision = Precision::fp64) {
+                              Precision precision = Precision::fp64, const TransposeOptions& transpose = {}) {
   const offset_t real = precision == Precision::fp64 ? 8 : 4;
   const offset_t per_point = offset_t(components) * result_directions(op, reference_dimension, space_dimension);
-  offset_t bytes = elements * nodes_per_element * offset_t(sizeof(node_index)) + node_count * components * real +
-                   elements * points * per_point * real;
-  if (op == Operation::physical_gradients) bytes += node_count * 3 * real + elements * points * real;
+  const bool element_vectors = is_transpose(op) && transpose.target == TransposeTarget::element_vectors;
+  const offset_t nodal = element_vectors ? elements * nodes_per_element * components * real : node_count * components * real;
+  offset_t bytes = elements * nodes_per_element * offset_t(sizeof(node_index)) + nodal + elements * points * per_point * real;
+  const bool physical = forward_of(op) == Operation::physical_gradients;
+  if (physical || (is_transpose(op) && transpose.weighted)) bytes += node_count * 3 * real;
+  if (op == Operation::physical_gradients) bytes += elements * points * real;
   return bytes;
 }
 

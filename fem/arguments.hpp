@@ -47,4 +47,45 @@ InterpolationArguments interpolation_arguments(Operation op, ElementType block_t
 /// data is needed.
 void check_interpolation_arguments(const char* function, const InterpolationArguments& args);
 
+/// A transpose's arrays, by address and size, whatever their precision.
+struct TransposeArguments {
+  Operation op;                  ///< a transpose
+  ElementType block_type;
+  offset_t element_count;
+  int space_dimension;
+  ElementType table_type;
+  int points;
+  offset_t node_count;
+  const void* point_data;        ///< in the layout of the forward operation's output
+  std::size_t point_data_size;
+  int components;
+  const void* out;
+  std::size_t out_size;
+  TransposeOptions options;
+  bool has_weights;              ///< the point set is a quadrature rule
+  const void* coordinates;
+};
+
+template <class T>
+TransposeArguments transpose_arguments(Operation op, ElementType block_type, offset_t element_count, int space_dimension,
+                                       ElementType table_type, int points, offset_t node_count, BasicFieldView<T> f,
+                                       BasicOutputView<T> out, const TransposeOptions& options, bool has_weights,
+                                       const T* coordinates) {
+  return {op,     block_type, element_count, space_dimension, table_type, points,      node_count, f.data,
+          f.size, f.components, out.data,    out.size,        options,    has_weights, coordinates};
+}
+
+/// Values in a transpose's result: node_count * C (nodes) or elements * nodes_per_element * C.
+std::size_t transpose_output_size(const TransposeArguments& args);
+
+/// True when a transpose needs the geometry (physical gradients, or w_q |det J| folded in).
+inline bool transpose_needs_geometry(Operation op, const TransposeOptions& options) {
+  return forward_of(op) == Operation::physical_gradients || options.weighted;
+}
+
+/// Throws std::invalid_argument, as check_interpolation_arguments, for a transpose: the point data's size
+/// (elements * points * components * directions), the output's, a weighted call without weights or
+/// without coordinates, a physical-gradient transpose without coordinates.
+void check_transpose_arguments(const char* function, const TransposeArguments& args);
+
 }  // namespace feinterp

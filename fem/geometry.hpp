@@ -160,4 +160,17 @@ FEINTERP_HD void physical_gradient(const T (&K)[S][D], const T* reference, T* ph
   }
 }
 
+/// The transpose of physical_gradient: reference[d] = sum_k K[k][d] * physical[k], d < D. With it the
+/// transposed physical-gradient operation is exactly the adjoint of the forward one.
+template <int S, int D, class T>
+FEINTERP_HD void physical_gradient_transpose(const T (&K)[S][D], const T* physical, T* reference) {
+#pragma unroll
+  for (int d = 0; d < D; ++d) {
+    T sum = T(0);
+#pragma unroll
+    for (int k = 0; k < S; ++k) sum += K[k][d] * physical[k];
+    reference[d] = sum;
+  }
+}
+
 }  // namespace feinterp
