@@ -107,6 +107,7 @@ Interpolator<Real>::Interpolator(const BlockView& block, offset_t node_count, co
     plan.elements_per_block = options.elements_per_block;
     plan.kernel = options.baseline_kernel ? cuda::Kernel::baseline : cuda::Kernel::packed;
     plan.stream = stream;
+    plan.summation = options.summation;
     impl->cuda = std::make_unique<cuda::Plan<Real>>(std::move(device_block), points, coordinates, plan);
     impl->block = impl->cuda->block().view();  // with the plan's own copy of the tags
     impl->points = impl->cuda->points();
@@ -136,9 +137,20 @@ int Interpolator<Real>::space_dimension() const {
   return impl_->space_dimension;
 }
 template <class Real>
-std::size_t Interpolator<Real>::output_size(Operation op, int components) const {
-  return feinterp::output_size(op, impl_->block.element_count, impl_->points, components,
-                               dimension(impl_->block.type.shape), impl_->space_dimension);
+std::size_t Interpolator<Real>::input_size(Operation op, int components) const {
+  if (!is_transpose(op)) return std::size_t(impl_->node_count) * std::size_t(components);
+  return point_data_size(op, impl_->block.element_count, impl_->points, components, dimension(impl_->block.type.shape),
+                         impl_->space_dimension);
+}
+template <class Real>
+std::size_t Interpolator<Real>::output_size(Operation op, int components, TransposeTarget target) const {
+  if (!is_transpose(op))
+    return feinterp::output_size(op, impl_->block.element_count, impl_->points, components,
+                                 dimension(impl_->block.type.shape), impl_->space_dimension);
+  const std::size_t per_node = std::size_t(components);
+  return target == TransposeTarget::nodes
+             ? std::size_t(impl_->node_count) * per_node
+             : std::size_t(impl_->block.element_count) * std::size_t(nodes_per_element(impl_->block.type)) * per_node;
 }
 template <class Real>
 std::size_t Interpolator<Real>::detj_size() const {
@@ -151,6 +163,15 @@ void Interpolator<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutput
   if (impl_->cpu) return impl_->cpu->apply(op, u, out, detj);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply(op, u, out, detj);
+#endif
+}
+
+template <class Real>
+void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                                         const TransposeOptions& options) const {
+  if (impl_->cpu) return impl_->cpu->apply_transpose(transpose_of(op), f, out, options);
+#if FEINTERP_HAS_CUDA
+  impl_->cuda->apply_transpose(transpose_of(op), f, out, options);
 #endif
 }
 

@@ -4,6 +4,13 @@
 //   const Interpolator<double> plan(block, node_count, quadrature_rule(block.type.shape, 4), coordinates);
 //   plan.apply(Operation::physical_gradients, {u, n * C, C}, {out, out_size}, {detj, detj_size});
 //   plan.check();   // GPU: waits, and reports a degenerate element met since the last check
+//   plan.apply_transpose(Operation::physical_gradients, {g, g_size, C}, {r, n * C}, {.weighted = true});
+//
+// apply_transpose is the adjoint of apply (integration, libCEED's CEED_TRANSPOSE, deal.II's
+// integrate): point data in the layout of the forward operation's output, summed into the nodes, or
+// into element vectors; with `weighted`, multiplied by w_q |det J| first (TransposeOptions, core/operation.hpp).
+// The CPU sums deterministically (by element colour); a GPU plan sums with atomics unless it was built
+// with Summation::deterministic.
 //
 // The plan checks everything once, at construction: the block (connectivity in range, space dimension,
 // z = 0 for a planar block), the points, the executor. A call checks only the sizes of its arrays and
@@ -58,6 +65,9 @@ struct InterpolatorOptions {
   void* cuda_stream = nullptr;    ///< cuda: the cudaStream_t of the plan's launches (null: the default stream)
   int elements_per_block = 0;     ///< cuda: 0 for the tuned choice (backends/cuda/launch)
   bool baseline_kernel = false;   ///< cuda: one element per block (the seed's kernel, for benchmarks)
+  /// cuda: how nodal transposes sum shared nodes; deterministic colours the elements when the plan is built
+  /// (the block's connectivity is copied to the host once for that).
+  Summation summation = Summation::atomic;
 };
 
 template <class Real>
@@ -74,13 +84,24 @@ class Interpolator {
   offset_t node_count() const;
   int points() const;
   int space_dimension() const;
-  /// Values in the output of `op` for a field of `components` components (core/layout.hpp).
-  std::size_t output_size(Operation op, int components) const;
+  /// Values in the input of `op` for a field of `components` components: node_count * C for a forward
+  /// operation, the point data for a transpose (core/layout.hpp).
+  std::size_t input_size(Operation op, int components) const;
+  /// Values in the output of `op` for a field of `components` components (core/layout.hpp); for a
+  /// transpose, into `target`.
+  std::size_t output_size(Operation op, int components, TransposeTarget target = TransposeTarget::nodes) const;
   /// Values in a det J output: elements * points.
   std::size_t detj_size() const;
 
   /// Computes `op` (core/layout.hpp's layouts). `detj`: physical gradients only; may be empty.
   void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
+
+  /// The transpose of `op` (a forward operation or its transpose): `f` holds point data in the layout of
+  /// the forward operation's output, with f.components = C; `out` the nodal vector (node_count * C) or
+  /// the element vectors (elements * nodes_per_element * C). cpu: a degenerate element, met when the
+  /// geometry is used (physical gradients, weighted), throws DegenerateElementError; cuda: check() reports it.
+  void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                       const TransposeOptions& options = {}) const;
 
   /// cuda: waits for the plan's stream, then throws DegenerateElementError if a physical-gradient call
   /// met a degenerate or tangled element since the last check (and forgets it). cpu: nothing to do.

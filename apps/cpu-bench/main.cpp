@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
     std::vector<double> detj(plan.detj_size());
     for (int C : {1, D}) {
       const FieldView u{field.data(), std::size_t(mesh.node_count) * C, C};
-      for (Operation op : all_operations) {
+      for (Operation op : forward_operations) {
         const OutputView o{out.data(), out.size()};
         const double seconds = median_seconds(runs, [&] { plan.apply(op, u, o, {detj.data(), detj.size()}); });
         const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count, Q, C, D, D));

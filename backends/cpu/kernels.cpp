@@ -321,6 +321,7 @@ Plan<Real>::Plan(const BlockView& block, offset_t node_count, const PointSet& po
       table_(tabulate(block.type, points)),
       values_(table_matrix<Real>(table_, 1)),
       gradients_(table_matrix<Real>(table_, dimension(block.type.shape))),
+      weights_(points.weights),
       coordinates_(coordinates),
       space_dimension_(feinterp::space_dimension(block)),
       options_(options) {

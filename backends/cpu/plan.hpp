@@ -4,12 +4,17 @@
 // sizes and computes, split over threads (threads.hpp); it is synchronous, and a degenerate or tangled
 // element throws DegenerateElementError at once (fem/orientation.hpp), the smallest element index
 // whatever the thread count.
+//
+// Transposes (apply_transpose, transpose.cpp) sum into the nodes colour by colour (fem/colouring.hpp),
+// the colouring built at the first nodal transpose and kept: bitwise the same for any thread count.
 #pragma once
 
+#include <mutex>
 #include <vector>
 
 #include "../../core/operation.hpp"
 #include "../../fem/block.hpp"
+#include "../../fem/colouring.hpp"
 #include "../../fem/point_set.hpp"
 #include "../../fem/tabulation.hpp"
 
@@ -36,14 +41,26 @@ class Plan {
 
   void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
 
+  /// A transpose (core/operation.hpp): point data f in the layout of forward_of(op)'s output, into the
+  /// nodes or the element vectors. Synchronous; a degenerate element met by a transpose that needs the
+  /// geometry throws DegenerateElementError (the smallest such element), leaving `out` unspecified.
+  void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                       const TransposeOptions& options = {}) const;
+
+  /// The colouring of the block's elements (built at the first call).
+  const ElementColouring& colouring() const;
+
  private:
   BlockView block_;
   offset_t node_count_;
   Tabulation table_;
   std::vector<Real> values_, gradients_;  // the table in Real, as (Q*W x N) column-major matrices
+  std::vector<double> weights_;  // the point set's, empty when it has none
   const Real* coordinates_;
   int space_dimension_;
   PlanOptions options_;
+  mutable std::once_flag colouring_once_;
+  mutable ElementColouring colouring_;
 };
 
 }  // namespace feinterp::backends::cpu
