@@ -1,12 +1,32 @@
 #include "device_tabulation.hpp"
 
 #include <string>
+#include <vector>
 
 #include "../../fem/block.hpp"
 #include "runtime/error.hpp"
 #include "kernels/kernel_set.hpp"
 
 namespace feinterp::backends::cuda {
+
+namespace {
+
+// to[(q * W + w) * N + n] = from[(n * W + w) * Q + q]: a few thousand values once per plan.
+template <class Real>
+__global__ void transpose_table(const Real* from, Real* to, int N, int W, int Q) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= N * W * Q) return;
+  const int q = i / (W * N), w = (i / N) % W, n = i % N;
+  to[i] = from[(n * W + w) * Q + q];
+}
+
+template <class Real>
+void transpose_into(const DeviceBuffer<Real>& from, DeviceBuffer<Real>& to, int N, int W, int Q, cudaStream_t stream) {
+  const int count = N * W * Q;
+  transpose_table<<<(count + 255) / 256, 256, 0, stream>>>(from.data(), to.data(), N, W, Q);
+}
+
+}  // namespace
 
 template <class Real>
 DeviceTabulation<Real>::DeviceTabulation(ElementType type, const PointSet& points, cudaStream_t stream)
@@ -22,7 +42,15 @@ DeviceTabulation<Real>::DeviceTabulation(ElementType type, const PointSet& point
   DeviceBuffer<double> coordinates(points.coordinates);
   kernel_set<Real>(type, Operation::values, 1, default_space_dimension(type))
       .tabulate(coordinates.data(), points_, values_.data(), gradients_.data(), stream);
+  transposed_values_ = DeviceBuffer<Real>(std::size_t(N) * points_);
+  transposed_gradients_ = DeviceBuffer<Real>(std::size_t(N) * D * points_);
+  transpose_into(values_, transposed_values_, N, 1, points_, stream);
+  transpose_into(gradients_, transposed_gradients_, N, D, points_, stream);
   check_launch("tabulation of " + to_string(type));
+  if (!points.weights.empty()) {
+    std::vector<Real> weights(points.weights.begin(), points.weights.end());
+    weights_ = DeviceBuffer<Real>(weights);
+  }
   check(cudaStreamSynchronize(stream), "tabulating " + to_string(type));  // before `coordinates` is freed
 }
 

@@ -1,6 +1,7 @@
 // The shape-function values and reference gradients of an element type at a point set, on the device,
-// in a plan's precision and in the kernels' [n][w][q] order, computed there by the element's own
-// __host__ __device__ code (in double, then stored).
+// in a plan's precision and in the forward kernels' [n][w][q] order, computed there by the element's own
+// __host__ __device__ code (in double, then stored); the same tables transposed to [q][w][n] for the
+// transpose kernels (launch/shared_layout.hpp says why each order); the point set's weights, if any.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,11 +20,15 @@ class DeviceTabulation {
   int points() const { return points_; }
   const Real* values() const { return values_.data(); }
   const Real* gradients() const { return gradients_.data(); }
+  const Real* transposed_values() const { return transposed_values_.data(); }
+  const Real* transposed_gradients() const { return transposed_gradients_.data(); }
+  /// w_q, or null for a point set without weights.
+  const Real* weights() const { return weights_.size() ? weights_.data() : nullptr; }
 
  private:
   ElementType type_;
   int points_ = 0;
-  DeviceBuffer<Real> values_, gradients_;
+  DeviceBuffer<Real> values_, gradients_, transposed_values_, transposed_gradients_, weights_;
 };
 
 }  // namespace feinterp::backends::cuda

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../../fem/arguments.hpp"
+#include "../../fem/colouring.hpp"
 #include "../../fem/orientation.hpp"
 #include "kernels/baseline_kernel.cuh"
 #include "runtime/device.hpp"
@@ -41,23 +42,37 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
       options_(options),
       space_dimension_(feinterp::space_dimension(block_->view())),
       flag_(1),
-      slots_(std::make_unique<std::array<Slot, 3 * max_components>>()) {
+      slots_(std::make_unique<std::array<Slot, slot_count>>()) {
   if (options.elements_per_block < 0)
     throw std::invalid_argument("elements_per_block = " + std::to_string(options.elements_per_block) +
                                 ": expected 0 (the tuned choice) or a count >= 1");
   check_cuda(cudaMemsetAsync(flag_.data(), 0xff, sizeof(unsigned long long), options.stream), "clearing a plan's flag");
   if (coordinates_) check_planar(*block_, coordinates_, precision_of<Real>(), options.stream);
   check_cuda(cudaStreamSynchronize(options.stream), "building a plan");
+  if (options.summation == Summation::deterministic) {
+    // The colouring is computed on the host, once: a copy of the connectivity comes back for it.
+    const BlockView& view = block_->view();
+    std::vector<node_index> connectivity(std::size_t(view.element_count) * std::size_t(nodes_per_element(view.type)));
+    check_cuda(cudaMemcpy(connectivity.data(), view.connectivity, connectivity.size() * sizeof(node_index),
+                          cudaMemcpyDeviceToHost),
+               "copying the connectivity to colour the elements");
+    BlockView host = view;
+    host.connectivity = connectivity.data();
+    check_distinct_nodes(host);
+    ElementColouring colouring = colour_elements(host, block_->node_count());
+    colour_elements_ = DeviceBuffer<offset_t>(colouring.elements);
+    colour_offsets_ = std::move(colouring.colour_offsets);
+  }
 }
 
 template <class Real>
-typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components) const {
+typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted) const {
   const BlockView& view = block_->view();
   const DeviceInfo& device = current_device();
   Launch l;
-  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_);
-  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>()};
-  if (options_.kernel == Kernel::baseline) {
+  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted);
+  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted};
+  if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));
     if (bytes > device.shared_per_block_optin)
@@ -76,7 +91,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components) con
   allow_shared_memory(l.kernels.packed, l.config.shared_bytes);
   // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
   // strides over groups of elements), never more than there are groups.
-  const int threads = l.config.threads_per_element * l.config.elements_per_block;
+  const int threads = l.config.threads_per_element * l.config.elements_per_block;  // transposes: packed always
   int resident = 0;
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, l.kernels.packed, threads, l.config.shared_bytes),
              "querying the packed kernel's occupancy");
@@ -88,12 +103,13 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components) con
 }
 
 template <class Real>
-const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components) const {
+const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components, bool weighted) const {
   if (components < 1 || components > max_components)
     throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
                                 std::to_string(max_components));
-  Slot& slot = (*slots_)[std::size_t(int(op) * max_components + components - 1)];
-  std::call_once(slot.once, [&] { slot.launch = decide(op, components); });  // retried if decide throws
+  const std::size_t index = (std::size_t(op) * 2 + (weighted ? 1 : 0)) * max_components + std::size_t(components - 1);
+  Slot& slot = (*slots_)[index];
+  std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted); });  // retried if decide throws
   return slot.launch;
 }
 
@@ -117,6 +133,50 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
   const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;
   function(l.grid, l.block, l.config.shared_bytes, stream, args);
   check_launch(operation_name(op));
+}
+
+template <class Real>
+void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                                 const TransposeOptions& options) const {
+  apply_transpose(op, f, out, options, options_.stream);
+}
+
+template <class Real>
+void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                                 const TransposeOptions& options, cudaStream_t stream) const {
+  const BlockView& view = block_->view();
+  check_transpose_arguments("apply_transpose",
+                            transpose_arguments(op, view.type, view.element_count, space_dimension_, table_.type(),
+                                                table_.points(), block_->node_count(), f, out, options,
+                                                table_.weights() != nullptr, coordinates_));
+  const bool nodes = options.target == TransposeTarget::nodes;
+  if (nodes && !options.accumulate && block_->node_count() > 0)
+    check_cuda(cudaMemsetAsync(out.data, 0, std::size_t(block_->node_count()) * f.components * sizeof(Real), stream),
+               "clearing a transpose's output");
+  if (view.element_count == 0) return;
+  const Launch& l = launch(op, f.components, options.weighted);
+  KernelArgs<Real> args{view.connectivity, view.element_count, f.data, coordinates_,
+                        forward_of(op) == Operation::values ? table_.transposed_values() : table_.transposed_gradients(),
+                        table_.points(), f.components, out.data, nullptr, flag_.data(), nullptr};
+  args.geometry_table = table_.gradients();
+  args.weights = options.weighted ? table_.weights() : nullptr;
+  if (!nodes || options_.summation == Summation::atomic) {
+    args.store = nodes ? TransposeStore::atomic_add : TransposeStore::element_vectors;
+    l.kernels.launch_packed(l.grid, l.block, l.config.shared_bytes, stream, args);
+    check_launch(operation_name(op));
+    return;
+  }
+  // Deterministic: colour after colour, each adding into nodes no other element of its colour touches.
+  args.store = TransposeStore::add;
+  for (int colour = 0; colour < colours(); ++colour) {
+    const offset_t first = colour_offsets_[std::size_t(colour)];
+    args.elements = colour_offsets_[std::size_t(colour) + 1] - first;
+    args.element_list = colour_elements_.data() + first;
+    const offset_t groups = (args.elements + l.config.elements_per_block - 1) / l.config.elements_per_block;
+    const dim3 grid(unsigned(std::min<offset_t>(l.grid.x, std::max<offset_t>(groups, 1))));
+    l.kernels.launch_packed(grid, l.block, l.config.shared_bytes, stream, args);
+    check_launch(operation_name(op));
+  }
 }
 
 template <class Real>

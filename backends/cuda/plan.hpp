@@ -10,6 +10,10 @@
 // check() waits for the stream, and throws DegenerateElementError naming that element (a one-element
 // rerun of the baseline kernel says at which point and why), then clears the flag. Plans that share a
 // block have a flag each, so work on one stream can never hide the other's error.
+//
+// Transposes (apply_transpose) launch the transpose kernel once, summing into the nodes with atomics,
+// or, for a plan built with Summation::deterministic, once per element colour (fem/colouring.hpp, built
+// with the plan: the connectivity is copied to the host once), adding without atomics.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +21,7 @@
 #include <array>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "../../core/limits.hpp"
 #include "../../core/operation.hpp"
@@ -38,6 +43,7 @@ struct PlanOptions {
   int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
   Kernel kernel = Kernel::packed;
   cudaStream_t stream = nullptr;
+  Summation summation = Summation::atomic;  ///< nodal transposes
 };
 
 template <class Real>
@@ -62,13 +68,25 @@ class Plan {
   void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj,
              cudaStream_t stream) const;
 
+  /// Launches the transpose `op` on `stream` (the plan's unless given): point data `f` into the nodes or
+  /// the element vectors (core/operation.hpp's TransposeOptions). Device arrays; sizes checked.
+  void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                       const TransposeOptions& options = {}) const;
+  void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out, const TransposeOptions& options,
+                       cudaStream_t stream) const;
+
+  /// Colours of a deterministic plan (0 otherwise).
+  int colours() const { return int(colour_offsets_.size()) - 1 > 0 ? int(colour_offsets_.size()) - 1 : 0; }
+
   /// Waits for `stream` (the plan's unless given), then throws DegenerateElementError if a physical-
   /// gradient launch of this plan met a degenerate or tangled element since the last check.
   void check() const { check(options_.stream); }
   void check(cudaStream_t stream) const;
 
   /// The launch configuration of (op, components), as apply uses it (decided at the first use).
-  LaunchConfig launch_config(Operation op, int components) const { return launch(op, components).config; }
+  LaunchConfig launch_config(Operation op, int components, bool weighted = false) const {
+    return launch(op, components, weighted).config;
+  }
 
  private:
   struct Launch {
@@ -80,8 +98,8 @@ class Plan {
     std::once_flag once;
     Launch launch;
   };
-  const Launch& launch(Operation op, int components) const;
-  Launch decide(Operation op, int components) const;
+  const Launch& launch(Operation op, int components, bool weighted = false) const;
+  Launch decide(Operation op, int components, bool weighted) const;
 
   std::shared_ptr<const DeviceBlock> block_;
   DeviceTabulation<Real> table_;
@@ -89,7 +107,11 @@ class Plan {
   PlanOptions options_;
   int space_dimension_;
   mutable DeviceBuffer<unsigned long long> flag_;  // the sticky flag: written by launches of a const plan
-  mutable std::unique_ptr<std::array<Slot, 3 * max_components>> slots_;
+  // One slot per (operation, weighted, C): weighted matters to transposes only.
+  static constexpr std::size_t slot_count = std::size_t(operation_count) * 2 * max_components;
+  mutable std::unique_ptr<std::array<Slot, slot_count>> slots_;
+  DeviceBuffer<offset_t> colour_elements_;    // deterministic plans: fem/colouring.hpp's element list
+  std::vector<offset_t> colour_offsets_;      // and its colour offsets, on the host
 };
 
 }  // namespace feinterp::backends::cuda

@@ -99,7 +99,7 @@ TEST_P(GpuInterpolation, MatchesCpuForEveryOperationAndComponentCount) {
     const test::RandomBlock block = random_block(type, 1009, rng, 0.01, S);
     for (int C : {1, dimension(type.shape), max_components}) {
       const std::vector<double> u = random_field(block.node_count(), C, rng);
-      for (Operation op : all_operations) {
+      for (Operation op : forward_operations) {
         SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C) + ", S = " + std::to_string(S));
         const Results expected = cpu(op, block, points, u, C);
         for (cuda::Kernel kernel : {cuda::Kernel::packed, cuda::Kernel::baseline}) {
@@ -125,7 +125,7 @@ TEST_P(GpuInterpolation, EveryElementsPerBlockGivesIdenticalResults) {
   const test::RandomBlock block = random_block(type, 211, rng, 0.01, S);
   const int C = dimension(type.shape);
   const std::vector<double> u = random_field(block.node_count(), C, rng);
-  for (Operation op : all_operations) {
+  for (Operation op : forward_operations) {
     const int limit = cuda::max_elements_per_block(launch_shape(type, op, points.size(), C, S), cuda::current_device());
     ASSERT_GE(limit, 1);
     cuda::PlanOptions options;
@@ -174,7 +174,7 @@ TEST(GpuInterpolation, MillionElementBlock) {
   const test::RandomBlock block = random_block(type, 1000003, rng);
   const PointSet points = points_for(type);
   const std::vector<double> u = random_field(block.node_count(), 3, rng);
-  for (Operation op : all_operations) {
+  for (Operation op : forward_operations) {
     const Results expected = cpu(op, block, points, u, 3);
     const Results got = gpu(op, block, points, u, 3);
     EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << operation_name(op);
@@ -445,10 +445,10 @@ void expect_warm_calls_do_not_synchronise() {
     view.connectivity = connectivity.data();
     const Interpolator<Real> plan(view, block.node_count(), points, x.data(), options);
     std::vector<ExecutorArray<Real>> outputs;
-    for (Operation op : all_operations) outputs.emplace_back(Executor::cuda, plan.output_size(op, C));
+    for (Operation op : forward_operations) outputs.emplace_back(Executor::cuda, plan.output_size(op, C));
     ExecutorArray<Real> detj(Executor::cuda, plan.detj_size());
     auto call_every_operation = [&] {
-      for (Operation op : all_operations) {
+      for (Operation op : forward_operations) {
         ExecutorArray<Real>& out = outputs[std::size_t(op)];
         plan.apply(op, {field.data(), field.size(), C}, {out.data(), out.size()},
                    op == Operation::physical_gradients ? BasicOutputView<Real>{detj.data(), detj.size()}

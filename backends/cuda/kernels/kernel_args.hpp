@@ -10,6 +10,13 @@ namespace feinterp::backends::cuda {
 /// The value of an element flag (KernelArgs::first_bad) that marks no element.
 inline constexpr unsigned long long no_element = ~0ull;
 
+/// Where a transpose kernel puts an element's result.
+enum class TransposeStore : int {
+  atomic_add,       ///< atomicAdd into the nodal vector (elements may share nodes)
+  add,              ///< += into the nodal vector: the launch's elements share no node (one colour)
+  element_vectors,  ///< = into the element's own vector, [e][n][c]
+};
+
 template <class Real>
 struct KernelArgs {
   const node_index* connectivity;   ///< [e * nodes + n]
@@ -25,6 +32,12 @@ struct KernelArgs {
                                     ///< fem/orientation.hpp refuses (degenerate or tangled); sticky
   unsigned* point_orientation;      ///< baseline kernel: null, or (a one-element launch, to explain an
                                     ///< error) each point's orientation bit [q]
+  // Transposes only: `field` is then the point data (the forward operation's output layout), `table`
+  // the transposed table [q][w][n], `out` the nodal vector or the element vectors.
+  const offset_t* element_list = nullptr;  ///< the launch's elements (one colour); null: elements 0..elements-1
+  const Real* geometry_table = nullptr;    ///< reference gradients [n][d][q] (geometric transposes)
+  const Real* weights = nullptr;           ///< w_q, or null: unweighted
+  TransposeStore store = TransposeStore::atomic_add;
 };
 
 }  // namespace feinterp::backends::cuda

@@ -5,11 +5,15 @@
 namespace feinterp::backends::cuda {
 
 template <class Real>
-KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension) {
-  return visit(type, [&](auto element) { return kernel_set<decltype(element), Real>(op, components, space_dimension); });
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted) {
+  return visit(type, [&](auto element) {
+    using Element = decltype(element);
+    if (is_transpose(op)) return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted);
+    return kernel_set<Element, Real>(op, components, space_dimension);
+  });
 }
 
-template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int);
-template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int);
+template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool);
+template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool);
 
 }  // namespace feinterp::backends::cuda

@@ -36,11 +36,6 @@ void launch_baseline(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream
   baseline_kernel<Element, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
 }
 
-template <class Element, class Real>
-void launch_tabulate(const double* points, int Q, Real* values, Real* gradients, cudaStream_t stream) {
-  tabulate_kernel<Element, Real><<<(Q + 127) / 128, 128, 0, stream>>>(points, Q, values, gradients);
-}
-
 template <class Element, Operation Op, int S, class Real, int... Cs>
 KernelSet<Real> by_components(int components, std::integer_sequence<int, Cs...>) {
   KernelSet<Real> set{};
@@ -86,8 +81,9 @@ KernelSet<Real> kernel_set(Operation op, int components, int space_dimension) {
       return detail::by_space_dimension<Element, Operation::reference_gradients, Real>(components, space_dimension);
     case Operation::physical_gradients:
       return detail::by_space_dimension<Element, Operation::physical_gradients, Real>(components, space_dimension);
+    default: break;
   }
-  throw std::invalid_argument("unknown operation");
+  throw std::invalid_argument(std::string("kernel_set: ") + operation_name(op) + " is not a forward operation");
 }
 
 }  // namespace feinterp::backends::cuda

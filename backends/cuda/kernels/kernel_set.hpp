@@ -24,21 +24,28 @@ using TabulateFunction = void (*)(const double* points, int Q, Real* values, Rea
 template <class Real>
 struct KernelSet {
   const void* packed;    ///< the __global__ function, for cudaFuncSetAttribute and occupancy queries
-  const void* baseline;
+                         ///< (for a transpose: the packed transpose kernel)
+  const void* baseline;  ///< forward operations only (null for transposes)
   LaunchFunction<Real> launch_packed;
   LaunchFunction<Real> launch_baseline;
   TabulateFunction<Real> tabulate;
 };
 
-/// The kernels of one element type (instantiated in kernels_<shape>_<precision>.cu). `space_dimension`
-/// matters to physical gradients only (2 or 3, at least the element's dimension); the other operations
-/// ignore it. Throws std::invalid_argument for a component count outside 1..max_components or a space
-/// dimension the element cannot live in.
+/// The forward kernels of one element type (instantiated in kernels_<shape>_<precision>.cu).
+/// `space_dimension` matters to physical gradients only (2 or 3, at least the element's dimension); the
+/// other operations ignore it. Throws std::invalid_argument for a component count outside
+/// 1..max_components, a space dimension the element cannot live in, or a transpose.
 template <class Element, class Real>
 KernelSet<Real> kernel_set(Operation op, int components, int space_dimension);
 
-/// The same, from the run-time element type.
+/// The transpose kernels of one element type (kernels_<shape>_<precision>_transpose.cu): `op` a
+/// transpose; `weighted` (w_q |det J| folded in) and physical gradients use the geometry, and only they
+/// read `space_dimension`.
+template <class Element, class Real>
+KernelSet<Real> transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted);
+
+/// Either, from the run-time element type (`weighted`: transposes only).
 template <class Real>
-KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension);
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted = false);
 
 }  // namespace feinterp::backends::cuda

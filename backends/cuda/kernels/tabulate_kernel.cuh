@@ -22,4 +22,9 @@ __global__ void tabulate_kernel(const double* points, int Q, Real* values, Real*
   }
 }
 
+template <class Element, class Real>
+void launch_tabulate(const double* points, int Q, Real* values, Real* gradients, cudaStream_t stream) {
+  tabulate_kernel<Element, Real><<<(Q + 127) / 128, 128, 0, stream>>>(points, Q, values, gradients);
+}
+
 }  // namespace feinterp::backends::cuda

@@ -16,7 +16,7 @@ namespace {
 std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
 
 std::string describe(const LaunchShape& s) {
-  return to_string(s.type) + ", " + operation_name(s.op) + ", C = " + std::to_string(s.components) + ", Q = " +
+  return to_string(s.type) + ", " + operation_name(s.op) + (is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " + std::to_string(s.components) + ", Q = " +
          std::to_string(s.points) + ", " + precision_name(s.precision);
 }
 
@@ -26,21 +26,32 @@ tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name,
 
 int threads_per_element(int points) { return std::min(points, max_threads_per_element); }
 
+int threads_per_element(const LaunchShape& s) {
+  if (!is_transpose(s.op)) return threads_per_element(s.points);
+  return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
+}
+
+bool geometric(const LaunchShape& s) { return forward_of(s.op) == Operation::physical_gradients || (is_transpose(s.op) && s.weighted); }
+
 std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
+  if (is_transpose(s.op))
+    return transpose_shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op,
+                                   geometric(s), s.points, s.components, elements_per_block, real_bytes(s.precision))
+        .bytes;
   return shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op, s.points,
                        s.components, elements_per_block, real_bytes(s.precision))
       .bytes;
 }
 
 int max_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
-  const int threads = threads_per_element(s.points);
+  const int threads = threads_per_element(s);
   int count = std::min(max_threads_per_block / threads, feinterp::max_elements_per_block);
   while (count > 0 && packed_shared_bytes(s, count) > device.shared_per_block_optin) --count;
   return count;
 }
 
 int heuristic_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
-  const int threads = threads_per_element(s.points);
+  const int threads = threads_per_element(s);
   const int limit = max_elements_per_block(s, device);
   int best = std::min(1, limit);
   double best_utilisation = 0.0;
@@ -76,8 +87,10 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
     count = entry->elements_per_block;
   } else if ((entry = table->nearest(key))) {
     // Keep the block's thread count: the sweep measured a threads-per-block optimum at entry->points.
-    count = std::max(1, int(std::lround(double(entry->elements_per_block) * threads_per_element(entry->points) /
-                                        threads_per_element(s.points))));
+    LaunchShape measured = s;
+    measured.points = entry->points;
+    count = std::max(1, int(std::lround(double(entry->elements_per_block) * threads_per_element(measured) /
+                                        threads_per_element(s))));
     tuning::warn_once("nearest " + where,
                       "tuning table " + table->source + " has no entry for " + describe(s) + "; using its Q = " +
                           std::to_string(entry->points) + " entry (line " + std::to_string(entry->line) + ", " +
@@ -108,7 +121,7 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
 LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, const DeviceInfo& device) {
   if (s.points < 1) throw std::invalid_argument("interpolation needs at least one point, got " + std::to_string(s.points));
   LaunchConfig config;
-  config.threads_per_element = threads_per_element(s.points);
+  config.threads_per_element = threads_per_element(s);
   const int limit = max_elements_per_block(s, device);
   if (limit < 1)
     throw std::invalid_argument("one " + to_string(s.type) + " element with " + std::to_string(s.points) + " points and " +

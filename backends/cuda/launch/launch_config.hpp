@@ -32,7 +32,12 @@ struct LaunchShape {
   int components = 1;        ///< C
   int space_dimension = 2;   ///< S (physical gradients only)
   Precision precision = Precision::fp64;
+  bool weighted = false;     ///< transposes: w_q |det J| folded in (the kernel then computes the geometry)
 };
+
+/// True when the launch's kernel computes the geometry: physical gradients and their transpose, and a
+/// weighted transpose.
+bool geometric(const LaunchShape& shape);
 
 struct LaunchConfig {
   int threads_per_element = 0;
@@ -43,7 +48,11 @@ struct LaunchConfig {
 /// One thread per point, up to max_threads_per_element (a larger point set is looped over).
 int threads_per_element(int points);
 
-/// Dynamic shared memory of the packed kernel (launch/shared_layout.hpp).
+/// Of the launch: one per point for a forward operation; for a transpose one per point or node,
+/// whichever are more (it runs over points, then over nodes), up to max_threads_per_element.
+int threads_per_element(const LaunchShape& shape);
+
+/// Dynamic shared memory of the packed kernel, or of the transpose kernel (launch/shared_layout.hpp).
 std::size_t packed_shared_bytes(const LaunchShape& shape, int elements_per_block);
 
 /// The largest elements_per_block that fits the device: count <= max_elements_per_block (CUDA's limit on

@@ -171,7 +171,7 @@ class Parser {
     try {
       e.op = parse_operation(f[3]);
     } catch (const std::invalid_argument&) {
-      fail(line, "operation '" + f[3] + "'; expected values, reference_gradients or physical_gradients");
+      fail(line, "operation '" + f[3] + "'; expected values, reference_gradients, physical_gradients or one of them followed by _transpose");
     }
     try {
       e.precision = parse_precision(f[4]);

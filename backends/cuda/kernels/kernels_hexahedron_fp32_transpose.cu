@@ -1,0 +1,10 @@
+// Instantiates the transpose kernels of the hexahedron in float (orders 1-3; transpose_kernel_set.cuh
+// lists what).
+#include "../../../elements/hexahedron.hpp"
+#include "transpose_kernel_set.cuh"
+
+namespace feinterp::backends::cuda {
+template KernelSet<float> transpose_kernel_set<Hexahedron<1>, float>(Operation, int, int, bool);
+template KernelSet<float> transpose_kernel_set<Hexahedron<2>, float>(Operation, int, int, bool);
+template KernelSet<float> transpose_kernel_set<Hexahedron<3>, float>(Operation, int, int, bool);
+}  // namespace feinterp::backends::cuda

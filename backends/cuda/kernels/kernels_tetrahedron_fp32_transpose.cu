@@ -1,0 +1,10 @@
+// Instantiates the transpose kernels of the tetrahedron in float (orders 1-3; transpose_kernel_set.cuh
+// lists what).
+#include "../../../elements/tetrahedron.hpp"
+#include "transpose_kernel_set.cuh"
+
+namespace feinterp::backends::cuda {
+template KernelSet<float> transpose_kernel_set<Tetrahedron<1>, float>(Operation, int, int, bool);
+template KernelSet<float> transpose_kernel_set<Tetrahedron<2>, float>(Operation, int, int, bool);
+template KernelSet<float> transpose_kernel_set<Tetrahedron<3>, float>(Operation, int, int, bool);
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,10 @@
+// Instantiates the transpose kernels of the tetrahedron in double (orders 1-3; transpose_kernel_set.cuh
+// lists what).
+#include "../../../elements/tetrahedron.hpp"
+#include "transpose_kernel_set.cuh"
+
+namespace feinterp::backends::cuda {
+template KernelSet<double> transpose_kernel_set<Tetrahedron<1>, double>(Operation, int, int, bool);
+template KernelSet<double> transpose_kernel_set<Tetrahedron<2>, double>(Operation, int, int, bool);
+template KernelSet<double> transpose_kernel_set<Tetrahedron<3>, double>(Operation, int, int, bool);
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,10 @@
+// Instantiates the transpose kernels of the triangle in double (orders 1-3; transpose_kernel_set.cuh
+// lists what).
+#include "../../../elements/triangle.hpp"
+#include "transpose_kernel_set.cuh"
+
+namespace feinterp::backends::cuda {
+template KernelSet<double> transpose_kernel_set<Triangle<1>, double>(Operation, int, int, bool);
+template KernelSet<double> transpose_kernel_set<Triangle<2>, double>(Operation, int, int, bool);
+template KernelSet<double> transpose_kernel_set<Triangle<3>, double>(Operation, int, int, bool);
+}  // namespace feinterp::backends::cuda
