@@ -33,7 +33,11 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
     const int Q = spec.points.size(), C = spec.components;
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    std::vector<Real> field(std::size_t(spec.node_count) * C);
+    const bool transpose = is_transpose(spec.op);
+    const int D = dimension(spec.block.type.shape), S = space_dimension(spec.block);
+    // The input: the nodal field, or a transpose's point data.
+    std::vector<Real> field(transpose ? point_data_size(spec.op, spec.block.element_count, Q, C, D, S)
+                                      : std::size_t(spec.node_count) * C);
     for (Real& x : field) x = Real(unit(rng));  // never zeros: they can hide unwritten outputs and run faster
     const std::vector<Real> coordinates(spec.coordinates->begin(), spec.coordinates->end());
     const cuda::DeviceInfo& device = cuda::current_device();
@@ -42,13 +46,18 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
     const std::size_t per_set = std::size_t(minimal_bytes) + std::size_t(spec.block.element_count) * Q * sizeof(Real);
     int rotations = int(std::min<std::size_t>(16, (4 * device.l2_bytes + minimal_bytes - 1) / std::max<offset_t>(minimal_bytes, 1)));
     rotations = std::max(1, std::min<int>(rotations, int(free_bytes / 2 / std::max<std::size_t>(per_set, 1))));
-    const std::size_t out_size = output_size(spec.op, spec.block, Q, C);
+    const std::size_t out_size =
+        !transpose ? output_size(spec.op, spec.block, Q, C)
+        : spec.transpose.target == TransposeTarget::nodes
+            ? std::size_t(spec.node_count) * C
+            : std::size_t(spec.block.element_count) * std::size_t(nodes_per_element(spec.block.type)) * C;
     const bool physical = spec.op == Operation::physical_gradients;
+    const bool geometric = forward_of(spec.op) == Operation::physical_gradients || (transpose && spec.transpose.weighted);
     for (int r = 0; r < rotations; ++r) {
       Set set;
       set.block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(spec.block, spec.node_count));
       set.field = cuda::DeviceBuffer<Real>(field);
-      set.coordinates = physical ? cuda::DeviceBuffer<Real>(coordinates) : cuda::DeviceBuffer<Real>();
+      set.coordinates = geometric ? cuda::DeviceBuffer<Real>(coordinates) : cuda::DeviceBuffer<Real>();
       set.out = cuda::DeviceBuffer<Real>(out_size);
       set.detj = cuda::DeviceBuffer<Real>(physical ? std::size_t(spec.block.element_count) * Q : 0);
       sets.push_back(std::move(set));
@@ -61,6 +70,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
       cuda::PlanOptions options;
       options.kernel = l.kernel;
       options.elements_per_block = l.elements_per_block;
+      options.summation = spec.summation;
       p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
                                              options);
     }
@@ -71,6 +81,11 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
 
   void launch(int index, const CaseLaunch& l) override {
     Set& set = sets[std::size_t(index) % sets.size()];
+    if (is_transpose(spec.op)) {
+      plan(set, l).apply_transpose(spec.op, {set.field.data(), set.field.size(), spec.components},
+                                   {set.out.data(), set.out.size()}, spec.transpose);
+      return;
+    }
     plan(set, l).apply(spec.op, {set.field.data(), set.field.size(), spec.components}, {set.out.data(), set.out.size()},
                        {set.detj.data(), set.detj.size()});
   }
@@ -83,12 +98,12 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   }
 
   cuda::LaunchConfig launch_config(const CaseLaunch& l) override {
-    return plan(sets.front(), l).launch_config(spec.op, spec.components);
+    return plan(sets.front(), l).launch_config(spec.op, spec.components, spec.transpose.weighted);
   }
 
   // Every copy's plan for this choice, and its launch decision, made before anything is timed.
   void prepare(const CaseLaunch& l) override {
-    for (Set& set : sets) plan(set, l).launch_config(spec.op, spec.components);
+    for (Set& set : sets) plan(set, l).launch_config(spec.op, spec.components, spec.transpose.weighted);
   }
 };
 
@@ -96,7 +111,8 @@ BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) {
   const ElementType type = spec.block.type;
   const int N = nodes_per_element(type), D = dimension(type.shape), S = space_dimension(spec.block);
   const int Q = spec.points.size(), C = spec.components;
-  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S, spec.precision);
+  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S, spec.precision,
+                                           spec.transpose);
   if (spec.precision == Precision::fp64)
     runner_ = std::make_unique<RunnerOf<double>>(spec, seed, minimal_bytes_);
   else

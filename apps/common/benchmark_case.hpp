@@ -1,5 +1,5 @@
 // One benchmark configuration on the GPU: a mesh block, a point set, a component count, an operation
-// and a precision, with its device data in R rotating copies (each with its own plan) so that
+// (forward or transpose) and a precision, with its device data in R rotating copies (each with its own plan) so that
 // consecutive timed launches never find their inputs or outputs in L2 (R copies together span at least
 // 4x the L2 size; H100: 50 MB).
 #pragma once
@@ -21,8 +21,10 @@ struct CaseSpec {
   offset_t node_count;
   PointSet points;
   int components;
-  Operation op;
+  Operation op;                            ///< a forward operation or a transpose
   Precision precision = Precision::fp64;
+  TransposeOptions transpose{};            ///< transposes: target and weighting
+  Summation summation = Summation::atomic;  ///< transposes into the nodes
 };
 
 /// How a case is launched: the kernel and elements_per_block (0: the plan's tuned choice).

@@ -45,7 +45,7 @@ struct Selection {
         ->delimiter(',');
     app.add_option("--orders", orders, "orders: 1 2 3")->delimiter(',')->check(CLI::Range(1, 3));
     app.add_option("--components", component_names, "component counts: numbers 1-9, or 'dim'")->delimiter(',');
-    app.add_option("--operations", operation_names, "values, reference_gradients, physical_gradients, or all")->delimiter(',');
+    app.add_option("--operations", operation_names, "values, reference_gradients, physical_gradients, their _transpose, forward (the three), transposes (the three), or all (the six)")->delimiter(',');
     app.add_option("--precisions", precision_names, "fp64, fp32, or both: fp64,fp32")->delimiter(',');
     app.add_option("--size", elements, "target elements per mesh (default 1000000; --quick: 50000)")->check(CLI::Range(1, 1 << 30));
     app.add_option("--points", points_name, "'nodes' (as many points as nodes, the seed's choice) or 'quadrature' (degree 2p)")
@@ -65,10 +65,11 @@ struct Selection {
       for (int p : orders) types.push_back({parse_shape(name), p});
     operations.clear();
     for (const std::string& name : operation_names) {
-      if (name == "all") {
-        operations = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
-        break;
-      }
+      if (name == "all" || name == "forward")
+        operations.insert(operations.end(), std::begin(forward_operations), std::end(forward_operations));
+      if (name == "all" || name == "transposes")
+        operations.insert(operations.end(), std::begin(transpose_operations), std::end(transpose_operations));
+      if (name == "all" || name == "forward" || name == "transposes") continue;
       operations.push_back(parse_operation(name));
     }
     precisions.clear();

@@ -2,7 +2,8 @@
 // component count and operation, and writes the tuning table of the fastest counts (ready for
 // backends/cuda/tuning/tables/), the full timing CSV and an SVG plot.
 //
-//   feinterp-sweep                          12 element types x C in {1, dim} x 3 operations, ~1M elements
+//   feinterp-sweep                          15 element types x C in {1, dim} x 6 operations (3 forward, their
+//                                           transposes) x 2 precisions, ~1M elements
 //   feinterp-sweep --quick                  counts 1, 2, 4, .., 64 (and the largest that fits, and the
 //                                           heuristic's), ~50k elements: under a minute on an H100
 //   feinterp-sweep --mesh part.msh --mesh other.msh     the blocks of your own meshes

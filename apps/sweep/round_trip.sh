@@ -14,7 +14,7 @@ tables=("$dir"/*.txt)
 [ ${#tables[@]} -eq 1 ] && [ -f "${tables[0]}" ] || { echo "expected one table in $dir, found: ${tables[*]}"; exit 1; }
 for f in "$dir/timings.csv" "$dir/timings.svg"; do [ -s "$f" ] || { echo "missing or empty: $f"; exit 1; }; done
 "$check" "${tables[0]}" || exit 1
-# p1 triangles, C = 1 and 2, three operations: six entries.
-"$check" "${tables[0]}" | grep -q ': 12 entries over 1 element types' || { echo "expected 12 entries (C = 1, 2 x 3 operations x fp64, fp32)"; exit 1; }
+# p1 triangles, C = 1 and 2, six operations (three forward, three transposes), two precisions: 24 entries.
+"$check" "${tables[0]}" | grep -q ': 24 entries over 1 element types' || { echo "expected 24 entries (C = 1, 2 x 6 operations x fp64, fp32)"; exit 1; }
 grep -q '^<svg' "$dir/timings.svg" || grep -q '<svg ' "$dir/timings.svg" || { echo "timings.svg is no SVG"; exit 1; }
 echo "round trip ok: ${tables[0]}"

@@ -149,7 +149,7 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       PlotSeries s;
       const int shade = int(std::find(components.begin(), components.end(), c.components) - components.begin());
       s.color = series_color(c.type.order - 1, shade);
-      s.dash = series_dash(int(c.op));
+      s.dash = series_dash(int(forward_of(c.op)));
       for (const SweepSample& sample : c.samples) {
         if (!sample.fits) {
           s.unfit_x.push_back(sample.elements_per_block);
@@ -161,7 +161,8 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       const SweepSample* best = c.best();
       s.best_x = best ? best->elements_per_block : 0;
       // Short operation names: the legend column is 300 px wide.
-      static const char* short_names[] = {"values", "ref grad", "phys grad"};
+      static const char* short_names[operation_count] = {"values",   "ref grad",   "phys grad",
+                                                          "values^T", "ref grad^T", "phys grad^T"};
       s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
                 (c.precision == Precision::fp32 ? " fp32" : "") +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +

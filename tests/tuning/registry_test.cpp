@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
+#include <feinterp/fem/block.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/backends/cuda/tuning/table.hpp>
 
@@ -322,7 +323,7 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
   if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
 }
 
-TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationAndPrecision) {
+TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposeAndPrecision) {
   std::shared_ptr<const TuningTable> h100;
   for (const auto& t : embedded_tuning_tables())
     if (t->device == "NVIDIA H100 80GB HBM3") h100 = t;
@@ -333,14 +334,15 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationAndPrecision
   for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
     for (int p = 1; p <= 3; ++p)
       for (int C : {1, dimension(shape)})
-        for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients})
+        for (Operation op : all_operations)
           for (Precision precision : {Precision::fp64, Precision::fp32}) {
             const ElementType type{shape, p};
             const int Q = nodes_per_element(type);
+            const LaunchShape launch{type, op, Q, C, default_space_dimension(type), precision};
             const TuningEntry* e = h100->find({type, op, C, Q, precision});
             ASSERT_NE(e, nullptr) << "no entry for " << to_string(type) << " C = " << C << " " << operation_name(op)
                                   << " " << precision_name(precision);
             // Within what the launch allows: 512 threads per block.
-            EXPECT_LE(e->elements_per_block * threads_per_element(Q), 512) << to_string(type);
+            EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
           }
 }
