@@ -77,6 +77,12 @@ endforeach()
 install(EXPORT feinterpTargets NAMESPACE feinterp:: DESTINATION ${FEINTERP_INSTALL_CMAKEDIR})
 
 set(FEINTERP_PACKAGE_HAS_CUDA ${FEINTERP_CUDA})
+# The GPUs the library's kernels were built for: a consumer's own device code (examples/poisson's
+# vector operations) builds for the same ones by default, with the same nvcc that accepted them.
+set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "")
+if(FEINTERP_CUDA)
+  set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/feinterpConfig.cmake.in
   ${CMAKE_BINARY_DIR}/feinterpConfig.cmake
   INSTALL_DESTINATION ${FEINTERP_INSTALL_CMAKEDIR})

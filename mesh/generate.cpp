@@ -60,6 +60,51 @@ void shuffle_nodes(Mesh& mesh, unsigned seed) {
     for (node_index& v : b.connectivity) v = inverse[v];
 }
 
+// Physical groups "domain" (the top-dimensional entities) and "boundary" (those one dimension below:
+// the surfaces of a volume, the curves of a surface), tags 1 and 2.
+void add_boundary_groups(int dim) {
+  for (int d : {dim, dim - 1}) {
+    gmsh::vectorpair entities;
+    gmsh::model::getEntities(entities, d);
+    std::vector<int> tags;
+    for (const auto& entity : entities) tags.push_back(entity.second);
+    const int group = gmsh::model::addPhysicalGroup(d, tags, d == dim ? 1 : 2);
+    gmsh::model::setPhysicalName(d, group, d == dim ? domain_group_name : boundary_group_name);
+  }
+}
+
+// With the boundary kept, Gmsh also hands back the curves of a 3D model (the sphere's seam, the cube's
+// edges): only the elements and their boundary are wanted.
+void drop_blocks_below(Mesh& mesh, int dim) {
+  auto below = [dim](const ElementBlock& b) { return dimension(b.type.shape) < dim; };
+  mesh.blocks.erase(std::remove_if(mesh.blocks.begin(), mesh.blocks.end(), below), mesh.blocks.end());
+  auto group_below = [dim](const PhysicalGroup& g) { return g.dimension < dim; };
+  mesh.physical_groups.erase(std::remove_if(mesh.physical_groups.begin(), mesh.physical_groups.end(), group_below),
+                             mesh.physical_groups.end());
+}
+
+// A refined mesh back into Gmsh, as one discrete entity per block (of the block's dimension) in the
+// block's physical group, so that setOrder raises every block and shares the new nodes between them.
+void add_discrete_model(const Mesh& mesh) {
+  gmsh::model::add("feinterp-generate-order");
+  bool nodes_added = false;
+  for (const ElementBlock& b : mesh.blocks) {
+    const int dim = dimension(b.type.shape);
+    const int entity = gmsh::model::addDiscreteEntity(dim);
+    if (!nodes_added) gmsh::model::mesh::addNodes(dim, entity, mesh.node_tags, mesh.coordinates);
+    nodes_added = true;
+    std::vector<std::size_t> nodes(b.connectivity.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = mesh.node_tags[std::size_t(b.connectivity[k])];
+    gmsh::model::mesh::addElementsByType(entity, gmsh_type_code(b.type), b.element_tags, nodes);
+    const int physical = b.physical_tags.empty() ? 0 : b.physical_tags.front();
+    for (const PhysicalGroup& g : mesh.physical_groups)
+      if (physical != 0 && g.tag == physical && g.dimension == dim) {
+        gmsh::model::addPhysicalGroup(dim, {entity}, g.tag);
+        gmsh::model::setPhysicalName(dim, g.tag, g.name);
+      }
+  }
+}
+
 }  // namespace
 
 Mesh generate_mesh(const GenerateOptions& options) {
@@ -73,6 +118,10 @@ Mesh generate_mesh(const GenerateOptions& options) {
   const int dim = dimension(type.shape);
   if (options.domain == Domain::sphere && dim == 3)
     throw MeshError(context + ": Domain::sphere is a surface (expected a line, triangle or quadrilateral)");
+  if (options.boundary && (dim == 1 || options.domain == Domain::sphere))
+    throw MeshError(context + ": a boundary was asked of a " + (dim == 1 ? "line mesh" : "closed surface") +
+                    ", which has none to mesh (expected triangles, quadrilaterals, tetrahedra or hexahedra on the "
+                    "box or ball)");
   // Quadrilaterals and hexahedra are made by splitting triangles (into 3) and tetrahedra (into 4).
   const bool split = type.shape == Shape::quadrilateral || type.shape == Shape::hexahedron;
   const double refine_factor = double(1 << dim);  // children per element in a uniform refinement
@@ -124,6 +173,7 @@ Mesh generate_mesh(const GenerateOptions& options) {
         break;
     }
     occ::synchronize();
+    if (options.boundary) add_boundary_groups(dim);
 
     // Every option the result depends on is set here (options persist in Gmsh's globals).
     set("General.NumThreads", 1);            // deterministic meshing...
@@ -176,6 +226,7 @@ Mesh generate_mesh(const GenerateOptions& options) {
       gmsh::model::mesh::refine();
     }
     LoadOptions load;
+    load.keep_lower_dimensional = options.boundary;
     if (refinements == 0) {
       if (type.order > 1) gmsh::model::mesh::setOrder(type.order);  // high-order nodes on the geometry
       mesh = detail::extract_current_model(load, context);
@@ -184,20 +235,16 @@ Mesh generate_mesh(const GenerateOptions& options) {
     // Refinement in feinterp's arrays (detail/refine.hpp: Gmsh's own refine is ~10x too slow), then,
     // for p > 1, back into a discrete Gmsh model for setOrder: high-order nodes on straight edges.
     mesh = detail::extract_current_model(load, context);
+    if (options.boundary) drop_blocks_below(mesh, dim - 1);
     for (int i = 0; i < refinements; ++i) detail::refine_uniformly(mesh);
     if (type.order > 1) {
-      gmsh::model::add("feinterp-generate-order");
-      const int entity = gmsh::model::addDiscreteEntity(dim);
-      gmsh::model::mesh::addNodes(dim, entity, mesh.node_tags, mesh.coordinates);
-      const ElementBlock& b = mesh.blocks.front();
-      std::vector<std::size_t> nodes(b.connectivity.size());
-      for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = mesh.node_tags[std::size_t(b.connectivity[k])];
-      gmsh::model::mesh::addElementsByType(entity, gmsh_type_code(b.type), b.element_tags, nodes);
+      add_discrete_model(mesh);
       mesh = Mesh();
       gmsh::model::mesh::setOrder(type.order);
       mesh = detail::extract_current_model(load, context);
     }
   });
+  if (options.boundary) drop_blocks_below(mesh, dim - 1);
   if (options.shuffle_nodes) shuffle_nodes(mesh, options.seed);
   return mesh;
 }

@@ -15,6 +15,12 @@
 // factors are exact), within ~30% for a few hundred (small meshes are dominated by their boundary).
 // The coarse mesh uses Gmsh's Frontal-Delaunay 2D and Delaunay 3D with one thread and a fixed
 // Mesh.RandomSeed: HXT was measured not to be reproducible.
+//
+// With GenerateOptions::boundary, the domain's boundary comes too, as a block of the dimension below
+// (boundary triangles or quadrilaterals of a 3D mesh, lines of a 2D one, of the same order as the
+// elements and sharing their nodes) in a physical group named "boundary"; the elements are in one named
+// "domain". That is what a FEM code needs for Dirichlet conditions, found the way it finds them in a
+// file: by the group's name.
 #pragma once
 
 #include "../elements/element_type.hpp"
@@ -41,9 +47,16 @@ struct GenerateOptions {
   /// which follows the mesher's fronts and refinement and is fairly local.
   bool shuffle_nodes = false;
   Domain domain = Domain::box;
+  /// Also return the boundary of the domain (see above): box and ball, 2D and 3D elements only.
+  bool boundary = false;
 };
 
-/// Throws MeshError for a target below 1, an invalid type, or Domain::sphere with a 3D element.
+/// The names of the physical groups of a mesh generated with GenerateOptions::boundary.
+inline constexpr const char* domain_group_name = "domain";
+inline constexpr const char* boundary_group_name = "boundary";
+
+/// Throws MeshError for a target below 1, an invalid type, Domain::sphere with a 3D element, or a
+/// boundary asked of lines or of Domain::sphere (a closed curve or surface has none).
 Mesh generate_mesh(const GenerateOptions& options);
 
 }  // namespace feinterp

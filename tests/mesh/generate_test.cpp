@@ -1,8 +1,10 @@
 // generate_mesh: every type, near the target count, valid connectivity, positive Jacobians,
-// reproducible from the seed, and node shuffling that changes numbering but not geometry.
+// reproducible from the seed, node shuffling that changes numbering but not geometry, and the boundary
+// block and physical groups of GenerateOptions::boundary.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/mesh/error.hpp>
@@ -74,6 +76,73 @@ TEST(Generate, ShuffledNodesSameGeometry) {
 TEST(Generate, BadOptions) {
   EXPECT_THROW(generate_mesh({{Shape::triangle, 4}, 100}), MeshError);
   EXPECT_THROW(generate_mesh({{Shape::triangle, 1}, 0}), MeshError);
+}
+
+// The boundary block of GenerateOptions::boundary: the right shape and order, in the named groups, on
+// the mesh's own nodes, and on the ball exactly the nodes on the unit sphere (high-order ones included:
+// the geometry is of the elements' order).
+TEST(Generate, BallBoundaryGroup) {
+  const ElementType types[] = {{Shape::triangle, 2}, {Shape::quadrilateral, 3}, {Shape::tetrahedron, 1},
+                               {Shape::tetrahedron, 3}, {Shape::hexahedron, 2}};
+  for (ElementType type : types) {
+    GenerateOptions options{type, 300, 4};
+    options.domain = Domain::ball;
+    options.boundary = true;
+    const Mesh mesh = generate_mesh(options);
+    const int d = dimension(type.shape);
+    ASSERT_EQ(mesh.blocks.size(), 2u) << to_string(type);
+    const ElementBlock &cells = mesh.blocks[0], &faces = mesh.blocks[1];
+    const Shape face_shape = d == 2 ? Shape::line : type.shape == Shape::tetrahedron ? Shape::triangle : Shape::quadrilateral;
+    EXPECT_EQ(cells.type, type);
+    EXPECT_EQ(faces.type, (ElementType{face_shape, type.order})) << to_string(type);
+    EXPECT_NO_THROW(validate_connectivity(faces.view(), mesh.node_count()));
+
+    ASSERT_EQ(mesh.physical_groups.size(), 2u);
+    for (const PhysicalGroup& g : mesh.physical_groups) {
+      const ElementBlock& b = g.dimension == d ? cells : faces;
+      EXPECT_EQ(g.name, g.dimension == d ? domain_group_name : boundary_group_name);
+      EXPECT_EQ(std::count(b.physical_tags.begin(), b.physical_tags.end(), g.tag), std::ptrdiff_t(b.element_count()));
+    }
+    const std::set<node_index> cell_nodes(cells.connectivity.begin(), cells.connectivity.end());
+    const std::set<node_index> face_nodes(faces.connectivity.begin(), faces.connectivity.end());
+    EXPECT_EQ(offset_t(cell_nodes.size()), mesh.node_count()) << "the boundary has nodes of its own";
+    std::set<node_index> on_sphere;
+    for (offset_t i = 0; i < mesh.node_count(); ++i) {
+      const double* x = &mesh.coordinates[std::size_t(i) * 3];
+      if (std::abs(std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - 1) < 1e-9) on_sphere.insert(node_index(i));
+    }
+    EXPECT_EQ(face_nodes, on_sphere) << to_string(type);
+  }
+}
+
+TEST(Generate, BoundaryOfARefinedMesh) {
+  // 40k tetrahedra p2: a 5k coarse mesh refined once, then raised to order 2 with its boundary.
+  GenerateOptions options{{Shape::tetrahedron, 2}, 40000, 1};
+  options.domain = Domain::ball;
+  options.boundary = true;
+  const Mesh mesh = generate_mesh(options);
+  ASSERT_EQ(mesh.blocks.size(), 2u);
+  const ElementBlock &cells = mesh.blocks[0], &faces = mesh.blocks[1];
+  EXPECT_EQ(faces.type, (ElementType{Shape::triangle, 2}));
+  EXPECT_GT(faces.element_count(), 1000);
+  const std::set<node_index> cell_nodes(cells.connectivity.begin(), cells.connectivity.end());
+  EXPECT_EQ(offset_t(cell_nodes.size()), mesh.node_count()) << "the boundary has nodes of its own";
+  ASSERT_EQ(mesh.physical_groups.size(), 2u);
+  EXPECT_NE(faces.physical_tags.front(), cells.physical_tags.front());
+  for (node_index v : faces.connectivity) {  // the refined boundary: the coarse polyhedron, inside the ball
+    const double* x = &mesh.coordinates[std::size_t(v) * 3];
+    ASSERT_GT(x[0] * x[0] + x[1] * x[1] + x[2] * x[2], 0.9);
+  }
+}
+
+TEST(Generate, BoundaryOfNothing) {
+  GenerateOptions line{{Shape::line, 1}, 50};
+  line.boundary = true;
+  EXPECT_THROW(generate_mesh(line), MeshError);
+  GenerateOptions sphere{{Shape::triangle, 1}, 50};
+  sphere.domain = Domain::sphere;
+  sphere.boundary = true;
+  EXPECT_THROW(generate_mesh(sphere), MeshError);
 }
 
 TEST(Generate, LargeTargetsUseRefinement) {

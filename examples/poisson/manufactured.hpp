@@ -1,0 +1,23 @@
+// The manufactured solution of the Poisson example: u = sin(2x) e^y cos(1.5z), smooth, not a
+// polynomial (so no order is exact), and an eigenfunction of the Laplacian, so that f = -Laplace(u) is
+// exact in closed form: -Laplace(u) = (4 - 1 + 2.25) u.
+#pragma once
+
+#include <cmath>
+
+namespace poisson {
+
+inline double exact_solution(const double* x) { return std::sin(2 * x[0]) * std::exp(x[1]) * std::cos(1.5 * x[2]); }
+
+inline void exact_gradient(const double* x, double* g) {
+  const double s = std::sin(2 * x[0]), c = std::cos(2 * x[0]), e = std::exp(x[1]);
+  const double cz = std::cos(1.5 * x[2]), sz = std::sin(1.5 * x[2]);
+  g[0] = 2 * c * e * cz;
+  g[1] = s * e * cz;
+  g[2] = -1.5 * s * e * sz;
+}
+
+/// f = -Laplace(u).
+inline double source(const double* x) { return 5.25 * exact_solution(x); }
+
+}  // namespace poisson

@@ -1,0 +1,112 @@
+#include "report.hpp"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <limits>
+
+namespace poisson {
+
+using feinterp::ElementType;
+
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buffer, sizeof buffer, fmt, args);
+  va_end(args);
+  return buffer;
+}
+
+const char* short_name(ElementType type) { return type.shape == feinterp::Shape::tetrahedron ? "tet" : "hex"; }
+
+// JSON has no NaN: the first row of a type has no rate.
+std::string json_number(double x) { return std::isfinite(x) ? format("%.6g", x) : "null"; }
+
+}  // namespace
+
+std::vector<Row> with_rates(const std::vector<CaseResult>& results) {
+  std::vector<Row> rows;
+  for (const CaseResult& r : results) {
+    Row row{r, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    for (auto previous = rows.rbegin(); previous != rows.rend(); ++previous)
+      if (previous->result.type == r.type) {
+        const double dh = std::log(previous->result.h / r.h);
+        row.l2_rate = std::log(previous->result.l2_error / r.l2_error) / dh;
+        row.h1_rate = std::log(previous->result.h1_error / r.h1_error) / dh;
+        break;
+      }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string format_table(const std::vector<Row>& rows) {
+  std::string s = "elem p  elements       h      DoFs  CG its    L2 error  rate    H1 error  rate  GDoF/s  apply ms  fwd %\n";
+  for (const Row& row : rows) {
+    const CaseResult& r = row.result;
+    s += format("%-4s %d %9lld %7.4f %9lld %7d %11.3e %5.2f %11.3e %5.2f %7.4f %9.3f %6.1f\n", short_name(r.type),
+                r.type.order, (long long)r.elements, r.h, (long long)r.dofs, r.cg.iterations, r.l2_error, row.l2_rate,
+                r.h1_error, row.h1_rate, r.gdofs(), r.apply_seconds * 1e3,
+                100 * r.forward_seconds / (r.forward_seconds + r.transpose_seconds));
+  }
+  return s;
+}
+
+std::string format_csv(const std::vector<Row>& rows) {
+  std::string s =
+      "element,order,elements,h,dofs,dirichlet_nodes,points_per_element,cg_iterations,cg_relative_residual,l2_error,"
+      "l2_rate,h1_error,h1_rate,gdof_per_s,apply_s,forward_s,transpose_s,solve_s\n";
+  for (const Row& row : rows) {
+    const CaseResult& r = row.result;
+    s += format("%s,%d,%lld,%.6g,%lld,%lld,%d,%d,%.3e,%.6e,%.4f,%.6e,%.4f,%.6g,%.6e,%.6e,%.6e,%.4g\n",
+                feinterp::shape_name(r.type.shape), r.type.order, (long long)r.elements, r.h, (long long)r.dofs,
+                (long long)r.dirichlet, r.points, r.cg.iterations, r.cg.relative_residual, r.l2_error, row.l2_rate,
+                r.h1_error, row.h1_rate, r.gdofs(), r.apply_seconds, r.forward_seconds, r.transpose_seconds,
+                r.solve_seconds);
+  }
+  return s;
+}
+
+std::string format_json(const std::vector<Row>& rows, const std::string& device) {
+  std::string s = "{\n  \"device\": \"" + device + "\",\n  \"rows\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CaseResult& r = rows[i].result;
+    s += format("    {\"element\": \"%s\", \"order\": %d, \"elements\": %lld, \"h\": %.6g, \"dofs\": %lld, "
+                "\"dirichlet_nodes\": %lld, \"points_per_element\": %d, \"cg_iterations\": %d, "
+                "\"cg_relative_residual\": %.3e, \"cg_converged\": %s, ",
+                feinterp::shape_name(r.type.shape), r.type.order, (long long)r.elements, r.h, (long long)r.dofs,
+                (long long)r.dirichlet, r.points, r.cg.iterations, r.cg.relative_residual,
+                r.cg.converged ? "true" : "false");
+    s += format("\"l2_error\": %.6e, \"l2_rate\": %s, \"h1_error\": %.6e, \"h1_rate\": %s, ", r.l2_error,
+                json_number(rows[i].l2_rate).c_str(), r.h1_error, json_number(rows[i].h1_rate).c_str());
+    s += format("\"gdof_per_s\": %.6g, \"apply_s\": %.6e, \"forward_s\": %.6e, \"transpose_s\": %.6e, \"solve_s\": %.4g}%s\n",
+                r.gdofs(), r.apply_seconds, r.forward_seconds, r.transpose_seconds, r.solve_seconds,
+                i + 1 < rows.size() ? "," : "");
+  }
+  return s + "  ]\n}\n";
+}
+
+std::vector<std::string> check_rates(const std::vector<Row>& rows, double slack) {
+  std::vector<std::string> failures;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CaseResult& r = rows[i].result;
+    if (!r.cg.converged)
+      failures.push_back(format("%s p%d, %lld elements: CG did not converge (relative residual %.2e after %d iterations)",
+                                short_name(r.type), r.type.order, (long long)r.elements, r.cg.relative_residual,
+                                r.cg.iterations));
+    bool finest = true;  // the last row of its type: its rate is the finest pair's
+    for (std::size_t j = i + 1; j < rows.size(); ++j) finest &= !(rows[j].result.type == r.type);
+    if (!finest || !std::isfinite(rows[i].l2_rate)) continue;
+    const double expected = r.type.order + 1;
+    if (!(rows[i].l2_rate >= expected - slack))
+      failures.push_back(format("%s p%d: observed L2 rate %.2f at the finest pair, expected at least %.2f (p + 1 - %.2g)",
+                                short_name(r.type), r.type.order, rows[i].l2_rate, expected - slack, slack));
+  }
+  return failures;
+}
+
+}  // namespace poisson

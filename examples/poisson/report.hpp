@@ -1,0 +1,28 @@
+// The convergence table: observed rates between consecutive rows of one element type, the rate check
+// that makes a wrong discretisation fail, and the table as text, CSV or JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solve.hpp"
+
+namespace poisson {
+
+struct Row {
+  CaseResult result;
+  double l2_rate = 0, h1_rate = 0;  ///< log(e_prev / e) / log(h_prev / h); NaN on a type's first row
+};
+
+/// Rows in the order of `results`; a row's rates are against the previous row of the same type.
+std::vector<Row> with_rates(const std::vector<CaseResult>& results);
+
+std::string format_table(const std::vector<Row>& rows);
+std::string format_csv(const std::vector<Row>& rows);
+std::string format_json(const std::vector<Row>& rows, const std::string& device);
+
+/// One line per failure: a type whose L2 rate at its finest pair is below p + 1 - slack, or a CG
+/// solve that did not converge. Empty when everything passes.
+std::vector<std::string> check_rates(const std::vector<Row>& rows, double slack);
+
+}  // namespace poisson

@@ -1,0 +1,39 @@
+// The vector operations of conjugate gradients, run where the vectors live: plain loops on the host
+// for Executor::cpu (vector_ops.cpp), CUDA kernels and a thrust reduction on the device for
+// Executor::cuda (vector_ops.cu, compiled only when the installed feinterp has CUDA and a CUDA compiler
+// is found; POISSON_WITH_CUDA says so). The pointers are of that executor's memory (ExecutorArray).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include <feinterp/interpolator/interpolator.hpp>
+
+namespace poisson {
+
+class VectorOps {
+ public:
+  virtual ~VectorOps() = default;
+  virtual double dot(const double* x, const double* y, std::size_t n) const = 0;
+  /// y += a x
+  virtual void axpy(double a, const double* x, double* y, std::size_t n) const = 0;
+  /// y = x + b y
+  virtual void xpby(const double* x, double b, double* y, std::size_t n) const = 0;
+  /// y *= mask (1 on free nodes, 0 on constrained ones): CG's rows and columns of the Dirichlet nodes.
+  virtual void mask(const double* mask, double* y, std::size_t n) const = 0;
+  /// y = 0
+  virtual void zero(double* y, std::size_t n) const = 0;
+  /// y = x
+  virtual void copy(const double* x, double* y, std::size_t n) const = 0;
+};
+
+std::unique_ptr<VectorOps> cpu_vector_ops();
+/// Throws std::runtime_error when the example was built without CUDA.
+std::unique_ptr<VectorOps> cuda_vector_ops();
+
+/// The operations for a resolved executor (cpu or cuda).
+inline std::unique_ptr<VectorOps> vector_ops(feinterp::Executor executor) {
+  return executor == feinterp::Executor::cuda ? cuda_vector_ops() : cpu_vector_ops();
+}
+
+}  // namespace poisson
