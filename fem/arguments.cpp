@@ -98,4 +98,21 @@ void check_transpose_arguments(const char* function, const TransposeArguments& a
                           " values (the plan was built without coordinates)");
 }
 
+void check_laplacian_arguments(const char* function, TransposeArguments a) {
+  check_common(function, a);
+  const std::size_t field_size = std::size_t(a.node_count) * std::size_t(a.components);
+  if (a.point_data_size != field_size)
+    fail(function, a, "the field has " + std::to_string(a.point_data_size) + " values, expected node_count * components = " +
+                          std::to_string(a.node_count) + " * " + std::to_string(a.components) + " = " +
+                          std::to_string(field_size));
+  if (field_size > 0 && !a.point_data) fail(function, a, "the field data is null, expected " + std::to_string(field_size) + " values");
+  // The rest as for the weighted physical-gradient transpose, with the point data checked above.
+  a.op = Operation::physical_gradients_transpose;
+  a.options.weighted = true;
+  a.point_data_size = point_data_size(a.op, a.element_count, a.points, a.components, dimension(a.block_type.shape),
+                                      a.space_dimension);
+  a.point_data = a.point_data ? a.point_data : a.out;
+  check_transpose_arguments(function, a);
+}
+
 }  // namespace feinterp

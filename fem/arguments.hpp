@@ -88,4 +88,10 @@ inline bool transpose_needs_geometry(Operation op, const TransposeOptions& optio
 /// without coordinates, a physical-gradient transpose without coordinates.
 void check_transpose_arguments(const char* function, const TransposeArguments& args);
 
+/// The fused Laplacian's arrays (Interpolator::apply_laplacian): `point_data` is then the nodal field
+/// (node_count * components values), the output as for a weighted physical-gradient transpose into
+/// options.target. Throws std::invalid_argument as above; the point set must have weights and the plan
+/// coordinates.
+void check_laplacian_arguments(const char* function, TransposeArguments args);
+
 }  // namespace feinterp

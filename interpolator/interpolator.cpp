@@ -176,6 +176,15 @@ void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, B
 }
 
 template <class Real>
+void Interpolator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                         const TransposeOptions& options) const {
+  if (impl_->cpu) return impl_->cpu->apply_laplacian(u, r, options);
+#if FEINTERP_HAS_CUDA
+  impl_->cuda->apply_laplacian(u, r, options);
+#endif
+}
+
+template <class Real>
 void Interpolator<Real>::check() const {
 #if FEINTERP_HAS_CUDA
   if (impl_->cuda) impl_->cuda->check();

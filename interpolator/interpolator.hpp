@@ -103,6 +103,14 @@ class Interpolator {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                        const TransposeOptions& options = {}) const;
 
+  /// The Laplacian (stiffness) operator, fused: r = A u with A_ij = sum_e sum_q w_q |det J| grad(phi_i) .
+  /// grad(phi_j), per component (C components of u, the tangential gradients for d < s). Equal to
+  /// apply(physical_gradients) followed by apply_transpose(physical_gradients, weighted) but in one pass,
+  /// with no point data in memory (on the GPU one kernel). `u` the nodal field (node_count * C values);
+  /// options.target and options.accumulate as for a transpose (weighted is implied: the point set must
+  /// be a quadrature rule, and the plan needs coordinates).
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+
   /// cuda: waits for the plan's stream, then throws DegenerateElementError if a physical-gradient call
   /// met a degenerate or tangled element since the last check (and forgets it). cpu: nothing to do.
   void check() const;

@@ -47,6 +47,10 @@ class Plan {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                        const TransposeOptions& options = {}) const;
 
+  /// The fused Laplacian r = A u (interpolator.hpp's apply_laplacian): target and accumulate from
+  /// `options`, weighted implied.
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+
   /// The colouring of the block's elements (built at the first call).
   const ElementColouring& colouring() const;
 

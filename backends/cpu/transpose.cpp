@@ -7,6 +7,9 @@
 // written per element (any thread order gives the same bits); the nodal sum goes colour by colour
 // (fem/colouring.hpp), so each node gets its contributions in one fixed order for any thread count.
 // Sums are in the plan's precision Real, the geometry in double, as in the forward operations.
+//
+// The fused Laplacian (apply_laplacian) is the weighted physical-gradient transpose of the field's own
+// physical gradients, computed per point from the element's nodal values instead of read.
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -37,6 +40,7 @@ struct TransposeProblem {
   const Real* coordinates;
   const Tabulation* table;
   const double* weights;
+  const Real* u = nullptr;  // the fused Laplacian's nodal field (then f is unused)
 };
 
 // y (N x C, node-major) = the element's transpose; its geometry checked when it is used.
@@ -53,6 +57,10 @@ void element_transpose(const TransposeProblem<Real>& p, offset_t e, Real* y) {
     for (int n = 0; n < N; ++n)
       for (int k = 0; k < S; ++k) xe[n * S + k] = double(p.coordinates[offset_t(nodes[n]) * 3 + k]);
   std::fill(y, y + N * C, Real(0));
+  Real ue[p.u ? N * max_components : 1];
+  if (p.u)
+    for (int n = 0; n < N; ++n)
+      for (int c = 0; c < C; ++c) ue[n * C + c] = p.u[offset_t(nodes[n]) * C + c];
   OrientationRecord record;
   const GradientsLayout in{p.elements, Q, C, R};
   for (int q = 0; q < Q; ++q) {
@@ -72,7 +80,17 @@ void element_transpose(const TransposeProblem<Real>& p, offset_t e, Real* y) {
         inverse_transpose(J, det, K);
         for (int c = 0; c < C; ++c) {
           double physical_data[S], reference[D];
-          for (int k = 0; k < S; ++k) physical_data[k] = double(f[c * S + k]);
+          if (p.u) {  // fused: this point's physical gradient of the field
+            double computed[D];
+            for (int d = 0; d < D; ++d) {
+              Real sum = Real(0);
+              for (int n = 0; n < N; ++n) sum += ue[n * C + c] * Real(g[n * D + d]);
+              computed[d] = double(sum);
+            }
+            physical_gradient<S, D>(K, computed, physical_data);
+          } else {
+            for (int k = 0; k < S; ++k) physical_data[k] = double(f[c * S + k]);
+          }
           physical_gradient_transpose<S, D>(K, physical_data, reference);
           for (int d = 0; d < D; ++d) data[c * D + d] = Real(reference[d] * factor);
         }
@@ -199,11 +217,35 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
   run_transpose(p, options, out.data, options_.threads, nodes ? &colouring() : nullptr, node_count_);
 }
 
+template <class Real>
+void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const {
+  check_laplacian_arguments("apply_laplacian",
+                            transpose_arguments(Operation::physical_gradients_transpose, block_.type, block_.element_count,
+                                                space_dimension_, table_.type, table_.points, node_count_, u, r, options,
+                                                !weights_.empty(), coordinates_));
+  TransposeProblem<Real> p{Operation::physical_gradients,
+                           &block_,
+                           block_.element_count,
+                           table_.points,
+                           u.components,
+                           true,
+                           true,
+                           nullptr,
+                           coordinates_,
+                           &table_,
+                           weights_.data()};
+  p.u = u.data;
+  const bool nodes = options.target == TransposeTarget::nodes;
+  run_transpose(p, options, r.data, options_.threads, nodes ? &colouring() : nullptr, node_count_);
+}
+
 template const ElementColouring& Plan<double>::colouring() const;
 template const ElementColouring& Plan<float>::colouring() const;
 template void Plan<double>::apply_transpose(Operation, BasicFieldView<double>, BasicOutputView<double>,
                                             const TransposeOptions&) const;
 template void Plan<float>::apply_transpose(Operation, BasicFieldView<float>, BasicOutputView<float>,
                                            const TransposeOptions&) const;
+template void Plan<double>::apply_laplacian(BasicFieldView<double>, BasicOutputView<double>, const TransposeOptions&) const;
+template void Plan<float>::apply_laplacian(BasicFieldView<float>, BasicOutputView<float>, const TransposeOptions&) const;
 
 }  // namespace feinterp::backends::cpu

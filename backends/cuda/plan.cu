@@ -66,12 +66,13 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
 }
 
 template <class Real>
-typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted) const {
+typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted, bool fused) const {
   const BlockView& view = block_->view();
   const DeviceInfo& device = current_device();
   Launch l;
-  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted);
-  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted};
+  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
+  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
+                          fused};
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));
@@ -103,13 +104,14 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
 }
 
 template <class Real>
-const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components, bool weighted) const {
+const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components, bool weighted, bool fused) const {
   if (components < 1 || components > max_components)
     throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
                                 std::to_string(max_components));
-  const std::size_t index = (std::size_t(op) * 2 + (weighted ? 1 : 0)) * max_components + std::size_t(components - 1);
+  const std::size_t row = fused ? std::size_t(operation_count) : std::size_t(op);
+  const std::size_t index = (row * 2 + (weighted ? 1 : 0)) * max_components + std::size_t(components - 1);
   Slot& slot = (*slots_)[index];
-  std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted); });  // retried if decide throws
+  std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted, fused); });  // retried if decide throws
   return slot.launch;
 }
 
@@ -149,21 +151,50 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
                             transpose_arguments(op, view.type, view.element_count, space_dimension_, table_.type(),
                                                 table_.points(), block_->node_count(), f, out, options,
                                                 table_.weights() != nullptr, coordinates_));
-  const bool nodes = options.target == TransposeTarget::nodes;
-  if (nodes && !options.accumulate && block_->node_count() > 0)
-    check_cuda(cudaMemsetAsync(out.data, 0, std::size_t(block_->node_count()) * f.components * sizeof(Real), stream),
-               "clearing a transpose's output");
-  if (view.element_count == 0) return;
-  const Launch& l = launch(op, f.components, options.weighted);
+  if (view.element_count == 0 && options.target == TransposeTarget::element_vectors) return;
+  const Launch* l = view.element_count ? &launch(op, f.components, options.weighted) : nullptr;
   KernelArgs<Real> args{view.connectivity, view.element_count, f.data, coordinates_,
                         forward_of(op) == Operation::values ? table_.transposed_values() : table_.transposed_gradients(),
                         table_.points(), f.components, out.data, nullptr, flag_.data(), nullptr};
-  args.geometry_table = table_.gradients();
   args.weights = options.weighted ? table_.weights() : nullptr;
+  launch_transpose(l, args, options, stream);
+}
+
+template <class Real>
+void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const {
+  apply_laplacian(u, r, options, options_.stream);
+}
+
+template <class Real>
+void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options,
+                                 cudaStream_t stream) const {
+  const BlockView& view = block_->view();
+  check_laplacian_arguments("apply_laplacian",
+                            transpose_arguments(Operation::physical_gradients_transpose, view.type, view.element_count,
+                                                space_dimension_, table_.type(), table_.points(), block_->node_count(), u,
+                                                r, options, table_.weights() != nullptr, coordinates_));
+  const Launch* l = view.element_count ? &launch(Operation::physical_gradients_transpose, u.components, true, true) : nullptr;
+  KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_, table_.transposed_gradients(),
+                        table_.points(), u.components, r.data, nullptr, flag_.data(), nullptr};
+  args.weights = table_.weights();
+  launch_transpose(l, args, options, stream);
+}
+
+// Clears the nodal output unless accumulating, then one launch, or one per colour for deterministic
+// nodal sums. `l` (null when the block is empty) is only read when there are elements.
+template <class Real>
+void Plan<Real>::launch_transpose(const Launch* l, KernelArgs<Real> args, const TransposeOptions& options,
+                                  cudaStream_t stream) const {
+  const bool nodes = options.target == TransposeTarget::nodes;
+  if (nodes && !options.accumulate && block_->node_count() > 0)
+    check_cuda(cudaMemsetAsync(args.out, 0, std::size_t(block_->node_count()) * args.components * sizeof(Real), stream),
+               "clearing a transpose's output");
+  if (args.elements == 0) return;
+  args.geometry_table = table_.gradients();
   if (!nodes || options_.summation == Summation::atomic) {
     args.store = nodes ? TransposeStore::atomic_add : TransposeStore::element_vectors;
-    l.kernels.launch_packed(l.grid, l.block, l.config.shared_bytes, stream, args);
-    check_launch(operation_name(op));
+    l->kernels.launch_packed(l->grid, l->block, l->config.shared_bytes, stream, args);
+    check_launch("a transpose");
     return;
   }
   // Deterministic: colour after colour, each adding into nodes no other element of its colour touches.
@@ -172,10 +203,10 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
     const offset_t first = colour_offsets_[std::size_t(colour)];
     args.elements = colour_offsets_[std::size_t(colour) + 1] - first;
     args.element_list = colour_elements_.data() + first;
-    const offset_t groups = (args.elements + l.config.elements_per_block - 1) / l.config.elements_per_block;
-    const dim3 grid(unsigned(std::min<offset_t>(l.grid.x, std::max<offset_t>(groups, 1))));
-    l.kernels.launch_packed(grid, l.block, l.config.shared_bytes, stream, args);
-    check_launch(operation_name(op));
+    const offset_t groups = (args.elements + l->config.elements_per_block - 1) / l->config.elements_per_block;
+    const dim3 grid(unsigned(std::min<offset_t>(l->grid.x, std::max<offset_t>(groups, 1))));
+    l->kernels.launch_packed(grid, l->block, l->config.shared_bytes, stream, args);
+    check_launch("a transpose");
   }
 }
 

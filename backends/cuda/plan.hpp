@@ -75,6 +75,13 @@ class Plan {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out, const TransposeOptions& options,
                        cudaStream_t stream) const;
 
+  /// The fused Laplacian r = A u, A = sum_e sum_q w_q |det J| grad(phi_i) . grad(phi_j) per component:
+  /// apply(physical_gradients) then apply_transpose(physical_gradients, weighted) in one kernel, with no
+  /// point data in memory. `u` the nodal field; target and accumulate as for a transpose (weighted implied).
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options,
+                       cudaStream_t stream) const;
+
   /// Colours of a deterministic plan (0 otherwise).
   int colours() const { return int(colour_offsets_.size()) - 1 > 0 ? int(colour_offsets_.size()) - 1 : 0; }
 
@@ -84,8 +91,8 @@ class Plan {
   void check(cudaStream_t stream) const;
 
   /// The launch configuration of (op, components), as apply uses it (decided at the first use).
-  LaunchConfig launch_config(Operation op, int components, bool weighted = false) const {
-    return launch(op, components, weighted).config;
+  LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false) const {
+    return launch(op, components, weighted, fused).config;
   }
 
  private:
@@ -98,8 +105,10 @@ class Plan {
     std::once_flag once;
     Launch launch;
   };
-  const Launch& launch(Operation op, int components, bool weighted = false) const;
-  Launch decide(Operation op, int components, bool weighted) const;
+  const Launch& launch(Operation op, int components, bool weighted = false, bool fused = false) const;
+  Launch decide(Operation op, int components, bool weighted, bool fused) const;
+  // The launches of a transpose (one, or one per colour) with `args` filled but for the store and list.
+  void launch_transpose(const Launch* l, KernelArgs<Real> args, const TransposeOptions& options, cudaStream_t stream) const;
 
   std::shared_ptr<const DeviceBlock> block_;
   DeviceTabulation<Real> table_;
@@ -107,8 +116,9 @@ class Plan {
   PlanOptions options_;
   int space_dimension_;
   mutable DeviceBuffer<unsigned long long> flag_;  // the sticky flag: written by launches of a const plan
-  // One slot per (operation, weighted, C): weighted matters to transposes only.
-  static constexpr std::size_t slot_count = std::size_t(operation_count) * 2 * max_components;
+  // One slot per (operation, weighted, C), weighted mattering to transposes only, and per C for the fused
+  // Laplacian (a seventh row).
+  static constexpr std::size_t slot_count = std::size_t(operation_count + 1) * 2 * max_components;
   mutable std::unique_ptr<std::array<Slot, slot_count>> slots_;
   DeviceBuffer<offset_t> colour_elements_;    // deterministic plans: fem/colouring.hpp's element list
   std::vector<offset_t> colour_offsets_;      // and its colour offsets, on the host

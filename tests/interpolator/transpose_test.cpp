@@ -305,6 +305,73 @@ TEST_P(Transpose, Reproducible) {
   EXPECT_LE(test::relative_error(atomic, first), 1e-13);
 }
 
+// ---- the fused Laplacian ---------------------------------------------------------------------------
+
+// apply_laplacian equals the forward physical gradients followed by their weighted transpose; it is
+// symmetric, annihilates constants, and gives the integral of grad(a . x) . grad(b . x) = a . b on the
+// unit domain (affine elements: exact).
+TEST_P(Transpose, LaplacianIsTheFusedForwardAndTranspose) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng);
+  const TransposePlan<double> setup(mesh, quadrature_rule(mesh.type.shape, 2 * mesh.type.order));
+  for (int C : {1, 3}) {
+    for (TransposeTarget target : {TransposeTarget::nodes, TransposeTarget::element_vectors}) {
+      SCOPED_TRACE("C = " + std::to_string(C) + (target == TransposeTarget::nodes ? ", nodes" : ", element vectors"));
+      const std::vector<double> u = random_values<double>(std::size_t(mesh.node_count()) * C, rng);
+      const std::vector<double> unfused =
+          setup.transpose(Operation::physical_gradients, setup.forward(Operation::physical_gradients, u, C), C, {target, true});
+      const ExecutorArray<double> field(setup.executor, u);
+      ExecutorArray<double> r(setup.executor, std::vector<double>(unfused.size(), std::numeric_limits<double>::quiet_NaN()));
+      setup.plan.apply_laplacian({field.data(), field.size(), C}, {r.data(), r.size()}, {target});
+      setup.plan.check();
+      const std::vector<double> fused = r.to_vector();
+      double scale = 0;
+      for (double x : unfused) scale = std::max(scale, std::fabs(x));
+      for (std::size_t i = 0; i < fused.size(); ++i) ASSERT_NEAR(fused[i], unfused[i], 1e-12 * scale) << "value " << i;
+    }
+  }
+  auto laplacian = [&](const std::vector<double>& u) {
+    const ExecutorArray<double> field(setup.executor, u);
+    ExecutorArray<double> r(setup.executor, std::vector<double>(u.size(), std::numeric_limits<double>::quiet_NaN()));
+    setup.plan.apply_laplacian({field.data(), field.size(), 1}, {r.data(), r.size()});
+    setup.plan.check();
+    return r.to_vector();
+  };
+  auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double sum = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+    return sum;
+  };
+  const std::vector<double> u = random_values<double>(std::size_t(mesh.node_count()), rng);
+  const std::vector<double> v = random_values<double>(std::size_t(mesh.node_count()), rng);
+  const double uv = dot(laplacian(u), v), vu = dot(u, laplacian(v));
+  EXPECT_NEAR(uv, vu, 1e-12 * (std::fabs(uv) + 1.0)) << "not symmetric";
+  double largest = 0;
+  for (double x : laplacian(std::vector<double>(u.size(), 1.0))) largest = std::max(largest, std::fabs(x));
+  EXPECT_LE(largest, 1e-11) << "A 1 != 0";
+  // Affine mesh of the unit domain: <A (a . x), b . x> = a . b (D = S here).
+  const RandomBlock affine = test::structured_block(GetParam(), cells_for(GetParam()), 0.0, rng);
+  const TransposePlan<double> exact(affine, quadrature_rule(affine.type.shape, 2 * affine.type.order));
+  const int S = affine.space_dimension, D = dimension(affine.type.shape);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+  for (int d = 0; d < D; ++d) a[d] = unit(rng), b[d] = unit(rng);  // in the domain's own directions
+  std::vector<double> ua(std::size_t(affine.node_count())), ub(ua.size());
+  for (offset_t n = 0; n < affine.node_count(); ++n)
+    for (int k = 0; k < S; ++k) {
+      ua[std::size_t(n)] += a[k] * affine.coordinates[std::size_t(n) * 3 + k];
+      ub[std::size_t(n)] += b[k] * affine.coordinates[std::size_t(n) * 3 + k];
+    }
+  const ExecutorArray<double> field(exact.executor, ua);
+  ExecutorArray<double> r(exact.executor, ua.size());
+  exact.plan.apply_laplacian({field.data(), field.size(), 1}, {r.data(), r.size()});
+  exact.plan.check();
+  EXPECT_NEAR(dot(r.to_vector(), ub), a[0] * b[0] + a[1] * b[1] + a[2] * b[2], 1e-12);
+}
+
 // ---- errors --------------------------------------------------------------------------------------
 
 template <class F>
@@ -353,6 +420,11 @@ TEST(TransposeErrors, BadArgumentsAreRefusedWithTheReason) {
   const ExecutorArray<double> h(setup.executor, std::vector<double>(physical, 1.0));
   expect_invalid([&] { bare.apply_transpose(Operation::physical_gradients, {h.data(), physical, 1}, {out.data(), out.size()}); },
                  "coordinates are null");
+  // The fused Laplacian: the field's size, weights, coordinates.
+  const ExecutorArray<double> u(setup.executor, std::vector<double>(std::size_t(mesh.node_count()) * 2, 1.0));
+  expect_invalid([&] { setup.plan.apply_laplacian({u.data(), u.size() - 1, 2}, {out.data(), out.size()}); }, "the field has");
+  expect_invalid([&] { nodes.plan.apply_laplacian({u.data(), u.size(), 2}, {out.data(), out.size()}); }, "no weights");
+  expect_invalid([&] { bare.apply_laplacian({u.data(), u.size(), 2}, {out.data(), out.size()}); }, "coordinates are null");
 }
 
 // A collapsed element met by a transpose that uses the geometry is reported, naming it: at once on the

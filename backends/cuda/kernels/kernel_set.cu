@@ -5,15 +5,15 @@
 namespace feinterp::backends::cuda {
 
 template <class Real>
-KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted) {
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted, bool fused) {
   return visit(type, [&](auto element) {
     using Element = decltype(element);
-    if (is_transpose(op)) return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted);
+    if (is_transpose(op)) return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, fused);
     return kernel_set<Element, Real>(op, components, space_dimension);
   });
 }
 
-template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool);
-template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool);
+template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool, bool);
+template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool, bool);
 
 }  // namespace feinterp::backends::cuda

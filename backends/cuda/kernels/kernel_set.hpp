@@ -40,12 +40,14 @@ KernelSet<Real> kernel_set(Operation op, int components, int space_dimension);
 
 /// The transpose kernels of one element type (kernels_<shape>_<precision>_transpose.cu): `op` a
 /// transpose; `weighted` (w_q |det J| folded in) and physical gradients use the geometry, and only they
-/// read `space_dimension`.
+/// read `space_dimension`; `fused`: the Laplacian (op the physical-gradient transpose, of the field's own
+/// gradients, weighted).
 template <class Element, class Real>
-KernelSet<Real> transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted);
+KernelSet<Real> transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted, bool fused);
 
-/// Either, from the run-time element type (`weighted`: transposes only).
+/// Either, from the run-time element type (`weighted`, `fused`: transposes only).
 template <class Real>
-KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted = false);
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted = false,
+                           bool fused = false);
 
 }  // namespace feinterp::backends::cuda

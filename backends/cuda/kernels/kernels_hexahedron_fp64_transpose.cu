@@ -4,7 +4,7 @@
 #include "transpose_kernel_set.cuh"
 
 namespace feinterp::backends::cuda {
-template KernelSet<double> transpose_kernel_set<Hexahedron<1>, double>(Operation, int, int, bool);
-template KernelSet<double> transpose_kernel_set<Hexahedron<2>, double>(Operation, int, int, bool);
-template KernelSet<double> transpose_kernel_set<Hexahedron<3>, double>(Operation, int, int, bool);
+template KernelSet<double> transpose_kernel_set<Hexahedron<1>, double>(Operation, int, int, bool, bool);
+template KernelSet<double> transpose_kernel_set<Hexahedron<2>, double>(Operation, int, int, bool, bool);
+template KernelSet<double> transpose_kernel_set<Hexahedron<3>, double>(Operation, int, int, bool, bool);
 }  // namespace feinterp::backends::cuda

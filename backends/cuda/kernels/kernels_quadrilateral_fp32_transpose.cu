@@ -4,7 +4,7 @@
 #include "transpose_kernel_set.cuh"
 
 namespace feinterp::backends::cuda {
-template KernelSet<float> transpose_kernel_set<Quadrilateral<1>, float>(Operation, int, int, bool);
-template KernelSet<float> transpose_kernel_set<Quadrilateral<2>, float>(Operation, int, int, bool);
-template KernelSet<float> transpose_kernel_set<Quadrilateral<3>, float>(Operation, int, int, bool);
+template KernelSet<float> transpose_kernel_set<Quadrilateral<1>, float>(Operation, int, int, bool, bool);
+template KernelSet<float> transpose_kernel_set<Quadrilateral<2>, float>(Operation, int, int, bool, bool);
+template KernelSet<float> transpose_kernel_set<Quadrilateral<3>, float>(Operation, int, int, bool, bool);
 }  // namespace feinterp::backends::cuda

@@ -14,7 +14,12 @@
 //                   of the launch share a node), or into the element vector
 //
 // Threads per element: max(N, Q) up to max_threads_per_element, since step 4 runs over points and step
-// 5 over nodes. Degenerate elements are flagged as in the forward kernel (args.first_bad, the element's
+// 5 over nodes.
+//
+// Fused (the Laplacian, Interpolator::apply_laplacian): step 3 gathers the nodal field instead of point
+// data, and step 4 computes each point's reference gradients from it (the forward kernel's sums), maps
+// them to physical gradients through K and straight back through K^T, scaled by w_q |det J|: the weighted
+// physical-gradient transpose of the field's own gradients, with no point data in global memory. Degenerate elements are flagged as in the forward kernel (args.first_bad, the element's
 // index in the block).
 #pragma once
 
@@ -33,7 +38,7 @@ namespace feinterp::backends::cuda {
 
 /// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
 /// weighted); S matters only then.
-template <class Element, int C, Operation Forward, int S, bool Geometric, class Real>
+template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
 __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
@@ -42,16 +47,18 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int R = physical ? S : W;
   constexpr int CR = C * R;
   static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
+  static_assert(!Fused || physical, "the fused Laplacian is a physical-gradient transpose");
 
   const int Q = args.points;
   const int elements_per_block = blockDim.z;
   const TransposeSharedLayout layout =
-      transpose_shared_layout(N, D, S, Forward, Geometric, Q, C, elements_per_block, sizeof(Real));
+      transpose_shared_layout(N, D, S, Forward, Geometric, Fused, Q, C, elements_per_block, sizeof(Real));
   const int Qp = layout.padded_points;
   extern __shared__ __align__(16) unsigned char shared[];
   Real* s_table = reinterpret_cast<Real*>(shared + layout.table);
   Real* s_data = reinterpret_cast<Real*>(shared + layout.data);
   Real* s_coordinates = reinterpret_cast<Real*>(shared + layout.coordinates);
+  Real* s_field = reinterpret_cast<Real*>(shared + layout.field);
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
   unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
 
@@ -96,7 +103,12 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
     __syncthreads();  // barrier A: the previous group's step 5 is done with s_data
 
     // 3. load: i = element * per_element + r, r = q * CR + cr, as the forward kernel's store.
-    {
+    if constexpr (Fused) {
+      for (int i = thread; i < here * N * C; i += threads) {
+        const int local_node = i / C, c = i - local_node * C;
+        s_field[i] = __ldg(args.field + offset_t(connectivity[local_node]) * C + c);
+      }
+    } else {
       int element = load_start_element, r = load_start_r;
       const Real* run = args.field + first * per_element;  // the contiguous case
       for (int i = thread; i < here * per_element; i += threads) {
@@ -132,14 +144,24 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
           for (int k = 0; k < S; ++k)
 #pragma unroll
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
+          Real reference[Fused ? C : 1][D];  // fused: the field's reference gradients at q
+          if constexpr (Fused)
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+              for (int d = 0; d < D; ++d) reference[c][d] = Real(0);
 #pragma unroll
           for (int n = 0; n < N; ++n) {
             const Real* x = s_coordinates + (z * N + n) * S;
 #pragma unroll
             for (int d = 0; d < D; ++d) {
-              const double shape = double(__ldg(args.geometry_table + (n * D + d) * Q + q));
+              const Real shape_real = __ldg(args.geometry_table + (n * D + d) * Q + q);
+              const double shape = double(shape_real);
 #pragma unroll
               for (int k = 0; k < S; ++k) J[k][d] += double(x[k]) * shape;
+              if constexpr (Fused)
+#pragma unroll
+                for (int c = 0; c < C; ++c) reference[c][d] += shape_real * s_field[(z * N + n) * C + c];
             }
           }
           const double det = jacobian_determinant(J);
@@ -151,12 +173,19 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
             inverse_transpose(J, det, K);
 #pragma unroll
             for (int c = 0; c < C; ++c) {
-              double g[S], reference[D];
+              double g[S], back[D];
+              if constexpr (Fused) {
+                double computed[D];
 #pragma unroll
-              for (int k = 0; k < S; ++k) g[k] = double(data[(c * R + k) * Qp]);
-              physical_gradient_transpose<S, D>(K, g, reference);
+                for (int d = 0; d < D; ++d) computed[d] = double(reference[c][d]);
+                physical_gradient<S, D>(K, computed, g);
+              } else {
 #pragma unroll
-              for (int d = 0; d < D; ++d) data[(c * R + d) * Qp] = Real(reference[d] * factor);
+                for (int k = 0; k < S; ++k) g[k] = double(data[(c * R + k) * Qp]);
+              }
+              physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+              for (int d = 0; d < D; ++d) data[(c * R + d) * Qp] = Real(back[d] * factor);
             }
           } else {
 #pragma unroll
@@ -208,9 +237,9 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   }
 }
 
-template <class Element, int C, Operation Forward, int S, bool Geometric, class Real>
+template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
 __global__ void __launch_bounds__(max_threads_per_block) transpose_kernel(const KernelArgs<Real> args) {
-  transpose_body<Element, C, Forward, S, Geometric, Real>(args);
+  transpose_body<Element, C, Forward, S, Geometric, Fused, Real>(args);
 }
 
 }  // namespace feinterp::backends::cuda

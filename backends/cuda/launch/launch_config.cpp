@@ -16,7 +16,7 @@ namespace {
 std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
 
 std::string describe(const LaunchShape& s) {
-  return to_string(s.type) + ", " + operation_name(s.op) + (is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " + std::to_string(s.components) + ", Q = " +
+  return to_string(s.type) + ", " + operation_name(s.op) + (s.fused ? " (fused Laplacian)" : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " + std::to_string(s.components) + ", Q = " +
          std::to_string(s.points) + ", " + precision_name(s.precision);
 }
 
@@ -31,12 +31,15 @@ int threads_per_element(const LaunchShape& s) {
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
 }
 
-bool geometric(const LaunchShape& s) { return forward_of(s.op) == Operation::physical_gradients || (is_transpose(s.op) && s.weighted); }
+bool geometric(const LaunchShape& s) {
+  return forward_of(s.op) == Operation::physical_gradients || (is_transpose(s.op) && (s.weighted || s.fused));
+}
 
 std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
   if (is_transpose(s.op))
     return transpose_shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op,
-                                   geometric(s), s.points, s.components, elements_per_block, real_bytes(s.precision))
+                                   geometric(s), s.fused, s.points, s.components, elements_per_block,
+                                   real_bytes(s.precision))
         .bytes;
   return shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op, s.points,
                        s.components, elements_per_block, real_bytes(s.precision))

@@ -33,6 +33,7 @@ struct LaunchShape {
   int space_dimension = 2;   ///< S (physical gradients only)
   Precision precision = Precision::fp64;
   bool weighted = false;     ///< transposes: w_q |det J| folded in (the kernel then computes the geometry)
+  bool fused = false;        ///< the fused Laplacian: a weighted physical-gradient transpose of gradients it computes
 };
 
 /// True when the launch's kernel computes the geometry: physical gradients and their transpose, and a

@@ -74,17 +74,18 @@ FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, int space_dimen
 //   [ data         E * C * R * Qp reals     the group's point data, [z][c*R + r][q] (Qp odd, as above);
 //                                           for physical gradients mapped in place to [c*R + d], d < D  ]
 //   [ coordinates  E * nodes * S reals      geometric transposes only (physical gradients, weighted)    ]
+//   [ field        E * nodes * C reals      the fused Laplacian only: the gathered nodal field, [z][n][c] ]
 //   [ connectivity 2 * E * nodes ints       as above                                                    ]
 //   [ orientation  E unsigned ints          geometric transposes only                                   ]
 struct TransposeSharedLayout {
   int table_width;   ///< W
   int data_width;    ///< R
   int padded_points; ///< Qp
-  std::size_t table, data, coordinates, connectivity, connectivity_stride, orientation, bytes;
+  std::size_t table, data, coordinates, field, connectivity, connectivity_stride, orientation, bytes;
 };
 
 FEINTERP_HD TransposeSharedLayout transpose_shared_layout(int nodes, int dimension, int space_dimension, Operation op,
-                                                          bool geometric, int points, int components,
+                                                          bool geometric, bool fused, int points, int components,
                                                           int elements_per_block, std::size_t real_bytes) {
   TransposeSharedLayout layout{};
   const std::size_t E = std::size_t(elements_per_block);
@@ -95,7 +96,8 @@ FEINTERP_HD TransposeSharedLayout transpose_shared_layout(int nodes, int dimensi
   layout.data = aligned16(std::size_t(nodes) * layout.table_width * points * real_bytes);
   layout.coordinates =
       aligned16(layout.data + E * components * layout.data_width * layout.padded_points * real_bytes);
-  layout.connectivity = aligned16(layout.coordinates + (geometric ? E * nodes * space_dimension * real_bytes : 0));
+  layout.field = aligned16(layout.coordinates + (geometric ? E * nodes * space_dimension * real_bytes : 0));
+  layout.connectivity = aligned16(layout.field + (fused ? E * nodes * components * real_bytes : 0));
   layout.connectivity_stride = (E * nodes + 3) / 4 * 4;
   layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
   layout.bytes = aligned16(layout.orientation + (geometric ? E * sizeof(unsigned) : 0));
