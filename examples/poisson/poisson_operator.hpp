@@ -2,10 +2,14 @@
 //
 //   (A u)_i = sum_e sum_q grad(phi_i)(x_q) . (w_q |det J_q|) grad(u_h)(x_q)
 //
-// as two calls of one plan: the forward physical gradients of u at the quadrature points, then the
-// transpose of the physical gradients with `weighted`, which multiplies by w_q |det J| (the "scale at
-// the points" step) and maps back through J^-T into the nodes. The gradients at the points are the only
-// scratch array; det J is not written out (the transpose recomputes the geometry it needs).
+// two ways through one plan:
+//   unfused  two calls: the forward physical gradients of u at the quadrature points, then the transpose
+//            of the physical gradients with `weighted`, which multiplies by w_q |det J| (the "scale at
+//            the points" step) and maps back through J^-T into the nodes; the gradients at the points
+//            are the only scratch array;
+//   fused    one call, apply_laplacian: the same sums in one pass (one kernel on the GPU), with no
+//            gradients in memory.
+// The solver uses the fused one; the table times both (solve.cpp).
 #pragma once
 
 #include <cstddef>
@@ -25,6 +29,10 @@ class PoissonOperator {
 
   /// out = A in; both nodal vectors (size() values) where the plan computes. Asynchronous on the GPU.
   void apply(const double* in, double* out) const {
+    plan_.apply_laplacian({in, size_, 1}, {out, size_});
+  }
+  /// The same as two calls.
+  void apply_unfused(const double* in, double* out) const {
     forward(in);
     transpose(out);
   }

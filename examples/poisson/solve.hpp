@@ -29,9 +29,11 @@ struct CaseResult {
   int points = 0;                   ///< quadrature points per element of the operator
   CgResult cg;
   double l2_error = 0, h1_error = 0;  ///< ||u_h - u||_L2, |u_h - u|_H1 (rule of degree 2p + 2)
-  double apply_seconds = 0, forward_seconds = 0, transpose_seconds = 0;  ///< per call
+  double apply_seconds = 0;         ///< per call, fused (apply_laplacian)
+  double unfused_seconds = 0, forward_seconds = 0, transpose_seconds = 0;  ///< per call: the two calls, each
   double solve_seconds = 0;         ///< the whole CG solve
   double gdofs() const { return double(dofs) / apply_seconds * 1e-9; }
+  double unfused_gdofs() const { return double(dofs) / unfused_seconds * 1e-9; }
 };
 
 /// Throws std::exception (feinterp's errors, or std::runtime_error) with a one-line message.
