@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every external dependency, found in one place. Each comes from a Debian 12 package, and a missing
 # one stops the configure step with a message naming the package to install.
 find_package(Eigen3 3.3 QUIET NO_MODULE)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installation and the CMake package: `cmake --install BUILD --prefix P` puts
 #   P/include/feinterp/{core,elements,fem,backends/...,interpolator,mesh}/*.hpp   (as <feinterp/fem/...>)
 #   P/lib/libfeinterp_*.a                                      (static, position-independent)

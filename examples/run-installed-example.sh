@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs feinterp from a configured and built build directory into a temporary prefix, builds the
 # example project (examples/) against that installed package only, and runs it; then runs the
 # installed `feinterp demo` on small meshes. Exits non-zero if any step fails.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // write_msh: a mesh and results as one MSH file that the Gmsh GUI opens, written by feinterp itself
 // (detail/msh_writer.hpp: Gmsh 4.8's writer ignored write errors, crashed on legal tags and needed
 // memory in proportion to the largest tag; this one streams, whatever the tags).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Sets up a fresh Debian 12 machine and builds feinterp into ./build:
 #   1. installs the Debian packages it needs (when missing; needs root or sudo),
 #   2. configures (CUDA on when nvcc is found: /usr/local/cuda/bin is added to PATH),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench: times the packed kernel (elements_per_block from the tuning table, or the
 // heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
 // against the device's copy bandwidth measured in the same run. Kernel-only times (batches of

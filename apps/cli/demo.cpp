@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp demo: for each selected element type, a Gmsh mesh of the unit segment/square/cube
 // (generate_mesh, Domain::box), a random polynomial field of total degree p in the s coordinates of
 // the mesh's space (polynomial.hpp says why every interpolation of it is exact up to round-off on

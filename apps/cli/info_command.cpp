@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: the top reference dimension d
 // of its elements and its space dimension s, nodes and their bounding box, element blocks of every
 // dimension (type, order, d, count: a 3D mesh's boundary faces and a 2D mesh's curves included),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp interpolate MESH.msh: a nodal field (a $NodeData view of the file, or formulas in x, y, z)
 // interpolated on every element block at a quadrature rule (degree 2p by default) or at the elements'
 // nodes; values, reference gradients and physical gradients (all three unless some are chosen),

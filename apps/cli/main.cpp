@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp: interpolate finite-element fields at quadrature points, on the GPU or the CPU.
 //
 //   feinterp [demo]            polynomial fields on generated meshes of the 15 element types, checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stage: times one stage of a command and, only if it runs longer than a second, tells the user on
 // stderr: "feinterp: loading big.msh..." after 1 s, then " 3.4 s" when it ends. Short stages (most
 // of them, on meshes below ~100k elements) print nothing, so the output stays the table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CSV output of feinterp interpolate: one row per (element, point), with the point's physical
 // coordinates and every computed quantity, for spreadsheets and scripts.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-cpu-bench: throughput of the CPU interpolation (values, reference gradients, physical
 // gradients; C = 1 and C = dimension) on structured blocks built in memory, so that the numbers
 // depend on nothing but the library and the machine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-mesh-timing: how long mesh generation, writing and loading take, and how much memory.
 //
 //   feinterp-mesh-timing [elements = 1000000] [directory = /tmp]

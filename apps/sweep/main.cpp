@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-sweep: times the packed kernel at every elements_per_block, for each element type, order,
 // component count and operation, and writes the tuning table of the fastest counts (ready for
 // backends/cuda/tuning/tables/), the full timing CSV and an SVG plot.

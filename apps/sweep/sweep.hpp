@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The sweep's results and what is made of them: the timing CSV, the tuning table (the best count per
 // configuration), the SVG plot, and the progress bar shown while it runs. No CUDA here: sweep_main.cpp
 // does the measuring.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-tuning-check: reads tuning tables as the library does and prints what each holds, or one
 // error line naming the file and line. No GPU needed.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MshWriter: MSH 4.1 or 2.2, ASCII or binary, written by feinterp into an AtomicFile, section by
 // section, straight from the caller's arrays. Gmsh 4.8.4's own writer is not used for outputs any
 // more: it ignores write errors (a full disk gave a truncated file and exit 0), crashed on legal tags

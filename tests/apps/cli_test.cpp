@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The feinterp command, run as a user runs it: bad inputs end with exit status != 0 and exactly one
 // line "feinterp: error: ..." that names the problem; outputs are written whole or not at all; the
 // demo passes on the CPU; info and interpolate report correct numbers (a linear field's gradient is
