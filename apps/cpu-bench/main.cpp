@@ -30,6 +30,8 @@
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/core/traffic.hpp>
 
+#include "../common/build_info.hpp"
+
 using namespace feinterp;
 
 namespace {
@@ -131,6 +133,7 @@ double median_seconds(int runs, F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (feinterp::app::asked_for_version(argc, argv, "feinterp-cpu-bench")) return 0;
   std::vector<ElementType> cases;
   offset_t target = 1000000;
   int runs = 7, threads = 0;

@@ -25,6 +25,8 @@
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
 
+#include "../common/build_info.hpp"
+
 namespace {
 
 double peak_rss_mib(int who = RUSAGE_SELF) {
@@ -87,6 +89,7 @@ int default_run(feinterp::offset_t target, const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (feinterp::app::asked_for_version(argc, argv, "feinterp-mesh-timing")) return 0;
   try {
     if (argc >= 4 && std::strcmp(argv[1], "write") == 0) {
       bool binary = true;

@@ -44,6 +44,7 @@
 #include <feinterp/mesh/mesh.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/build_info.hpp"
 #include "../common/selection.hpp"
 #include "sweep.hpp"
 
@@ -143,6 +144,7 @@ int main(int argc, char** argv) {
                  "--orders filter its blocks when given)");
   app.footer("Writes DIR/timings.csv, DIR/<device>.txt (the tuning table) and DIR/timings.svg.\n"
              "Exit status: 0 done, 1 error, 3 no usable CUDA device.");
+  app.set_version_flag("--version", feinterp::app::version_text("feinterp-sweep"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -178,7 +180,7 @@ int main(int argc, char** argv) {
     context.repeats = repeats;
     context.batch = batch;
     context.date = utc_now();
-    context.git_revision = FEINTERP_GIT_REVISION;
+    context.git_revision = feinterp::app::git_revision();
     for (int i = 0; i < argc; ++i) context.command_line += (i ? " " : "") + std::string(argv[i]);
 
     // ---- what to sweep --------------------------------------------------------------------------------
