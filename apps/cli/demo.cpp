@@ -29,7 +29,7 @@
 #include "interpolator.hpp"
 #include "json_writer.hpp"
 #include "polynomial.hpp"
-#include "progress.hpp"
+#include "../common/progress.hpp"
 
 namespace feinterp::app {
 
@@ -72,7 +72,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   PairResult r;
   r.type = type;
   const int p = type.order, D = dimension(type.shape), C = o.components;
-  Stage generating("generating a ~" + std::to_string(o.size) + "-element " + to_string(type) + " mesh");
+  Progress generating("feinterp", "generating a ~" + std::to_string(o.size) + "-element " + to_string(type) + " mesh");
   GenerateOptions generate;
   generate.type = type;
   generate.target_elements = o.size;

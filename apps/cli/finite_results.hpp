@@ -12,7 +12,7 @@
 
 #include <feinterp/mesh/mesh.hpp>
 
-#include "results_csv.hpp"
+#include "results_table.hpp"
 
 namespace feinterp::app {
 

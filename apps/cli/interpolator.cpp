@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "progress.hpp"
+#include "../common/progress.hpp"
 
 namespace feinterp::app {
 

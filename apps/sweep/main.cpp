@@ -45,6 +45,7 @@
 
 #include "../common/benchmark_case.hpp"
 #include "../common/build_info.hpp"
+#include "../common/progress.hpp"
 #include "../common/selection.hpp"
 #include "sweep.hpp"
 
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
                  total_configs, total_counts, warmup, repeats);
 
     // ---- the sweep --------------------------------------------------------------------------------------
-    tuning::Progress progress(total_units);
+    feinterp::app::Progress progress("feinterp-sweep", "sweeping", total_units);
     double done = 0;
     std::vector<tuning::SweepConfig> configs;
     for (Source& source : sources) {
