@@ -1,5 +1,8 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every external dependency, found in one place. Each comes from a Debian 12 package, and a missing
-# one stops the configure step with a message naming the package to install.
+# one stops the configure step with a message naming the package to install. Only what the options ask
+# for is looked for: feinterp::core needs Eigen alone; FEINTERP_MESH adds Gmsh and libseccomp;
+# FEINTERP_APPS adds CLI11 and muparser; the tests add GoogleTest (CMakeLists.txt) and nlohmann-json.
 find_package(Eigen3 3.3 QUIET NO_MODULE)
 if(NOT Eigen3_FOUND)
   message(FATAL_ERROR "Eigen3 not found: install the Debian package libeigen3-dev")
@@ -20,9 +23,17 @@ function(feinterp_find_c_library target prefix header name what package)
   target_link_libraries(${target} INTERFACE ${${prefix}_LIBRARY})
 endfunction()
 
+if(NOT FEINTERP_MESH)
+  return()
+endif()
+
 feinterp_find_c_library(feinterp_gmsh GMSH gmsh.h gmsh "Gmsh SDK" libgmsh-dev)
 # libseccomp: the system-call filter of the process that reads mesh files (mesh/seccomp_filter.cpp).
 feinterp_find_c_library(feinterp_seccomp SECCOMP seccomp.h seccomp "libseccomp" libseccomp-dev)
+
+if(NOT FEINTERP_APPS)
+  return()
+endif()
 
 # The command-line tools: CLI11 parses their options, muparser evaluates --expr formulas.
 find_package(CLI11 CONFIG QUIET)

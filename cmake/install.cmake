@@ -1,9 +1,13 @@
-# Installation and the CMake package: `cmake --install BUILD --prefix P` puts
+# SPDX-License-Identifier: BSD-3-Clause
+# Installation and the packages: `cmake --install BUILD --prefix P` puts
 #   P/include/feinterp/{core,elements,fem,backends/...,interpolator,mesh}/*.hpp   (as <feinterp/fem/...>)
-#   P/lib/libfeinterp_*.a                                      (static, position-independent)
-#   P/bin/feinterp, feinterp-bench, feinterp-sweep, ...        (those this build has)
+#   P/lib/libfeinterp_*.a, or libfeinterp_*.so.0.1.0 (+ SONAME links) with BUILD_SHARED_LIBS
+#   P/lib/feinterp/libcudart_static.a                          (CUDA builds with static libraries: see below)
+#   P/bin/feinterp, feinterp-bench, feinterp-sweep, ...        (those this build has; RPATH $ORIGIN/../lib)
 #   P/lib/cmake/feinterp/feinterpConfig.cmake (+ version file, exported targets)
-# so that a FEM code does find_package(feinterp) and links feinterp::core (no Gmsh) or feinterp::mesh.
+#   P/lib/pkgconfig/feinterp.pc, feinterp-mesh.pc              (for builds that do not use CMake)
+# so that a FEM code does find_package(feinterp) and links feinterp::core (no Gmsh) or feinterp::mesh,
+# or compiles with `pkg-config --cflags --libs feinterp`.
 #
 # Only this file knows about installation; the folders' CMakeLists stay build-only. What it adjusts on
 # their targets, and why, is said where it is done.
@@ -21,12 +25,16 @@ foreach(_target elements fem cpu tuning cuda interpolator mesh core)
 endforeach()
 
 # The libraries are static, so CMake exports their PRIVATE dependencies as $<LINK_ONLY:...> entries,
-# which consumers must be able to resolve. Two of them must not reach the installed package:
+# which consumers must be able to resolve. These must not reach the installed package as they are:
 #   Eigen3::Eigen   header-only and used inside fem/*.cpp only: nothing to link, and a FEM code should
 #                   not need Eigen installed to link feinterp::core;
 #   feinterp_gmsh   the build tree's imported target; the package defines feinterp::gmsh instead, from
 #                   the libgmsh found here or found again on the consumer's machine (feinterpConfig.cmake);
-#   feinterp_seccomp  likewise feinterp::seccomp (libseccomp, the mesh reader's system-call filter).
+#   feinterp_seccomp  likewise feinterp::seccomp (libseccomp, the mesh reader's system-call filter);
+#   CUDA::cudart_static  the toolkit's target: a consumer would have to find the CUDA toolkit. The package
+#                   defines feinterp::cudart_static instead, from the copy of libcudart_static.a installed
+#                   with it, so a CPU-only FEM code links a CUDA build of feinterp without the toolkit and
+#                   runs without libcudart.so.
 function(_feinterp_rewrite_link_interface target from to)
   get_target_property(_links ${target} INTERFACE_LINK_LIBRARIES)
   if(NOT _links)
@@ -38,6 +46,11 @@ function(_feinterp_rewrite_link_interface target from to)
       if(to)
         list(APPEND _rewritten "$<BUILD_INTERFACE:$<LINK_ONLY:${from}>>" "$<INSTALL_INTERFACE:$<LINK_ONLY:${to}>>")
       endif()
+    elseif(_item STREQUAL "${from}")  # a PUBLIC dependency
+      list(APPEND _rewritten "$<BUILD_INTERFACE:${from}>")
+      if(to)
+        list(APPEND _rewritten "$<INSTALL_INTERFACE:${to}>")
+      endif()
     else()
       list(APPEND _rewritten "${_item}")
     endif()
@@ -46,8 +59,19 @@ function(_feinterp_rewrite_link_interface target from to)
 endfunction()
 _feinterp_rewrite_link_interface(feinterp_fem Eigen3::Eigen "")
 _feinterp_rewrite_link_interface(feinterp_cpu Eigen3::Eigen "")
-_feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
-_feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
+if(TARGET feinterp_mesh)
+  _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
+  _feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
+endif()
+set(FEINTERP_PACKAGE_CUDART "")
+if(TARGET feinterp_cuda AND NOT BUILD_SHARED_LIBS)
+  _feinterp_rewrite_link_interface(feinterp_cuda CUDA::cudart_static feinterp::cudart_static)
+  # NVIDIA's CUDA EULA (Attachment A) lists libcudart_static.a among the files that may be redistributed
+  # with an application. A shared build needs no copy: libfeinterp_cuda.so contains the runtime.
+  get_target_property(_feinterp_cudart CUDA::cudart_static IMPORTED_LOCATION)
+  install(FILES ${_feinterp_cudart} DESTINATION ${CMAKE_INSTALL_LIBDIR}/feinterp)
+  set(FEINTERP_PACKAGE_CUDART ${CMAKE_INSTALL_LIBDIR}/feinterp/libcudart_static.a)
+endif()
 
 install(TARGETS ${_feinterp_export_targets}
   EXPORT feinterpTargets
@@ -56,7 +80,10 @@ install(TARGETS ${_feinterp_export_targets}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- headers: each library folder's public *.hpp (not .cuh kernels, not mesh/detail; apps/ has none) ----
-set(_feinterp_header_folders core elements fem backends/cpu interpolator mesh)
+set(_feinterp_header_folders core elements fem backends/cpu interpolator)
+if(TARGET feinterp_mesh)
+  list(APPEND _feinterp_header_folders mesh)
+endif()
 if(TARGET feinterp_cuda)
   list(APPEND _feinterp_header_folders backends/cuda backends/cuda/runtime backends/cuda/kernels backends/cuda/launch
        backends/cuda/tuning)
@@ -67,7 +94,7 @@ foreach(_folder ${_feinterp_header_folders})
 endforeach()
 
 # ---- tools ----------------------------------------------------------------------------------------------
-foreach(_tool feinterp feinterp-bench feinterp-sweep feinterp-tuning-check)
+foreach(_tool feinterp feinterp-bench feinterp-sweep feinterp-tuning-check feinterp-cpu-bench feinterp-mesh-timing)
   if(TARGET ${_tool})
     install(TARGETS ${_tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
@@ -83,12 +110,15 @@ set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "")
 if(FEINTERP_CUDA)
   set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
+set(FEINTERP_PACKAGE_HAS_MESH ${FEINTERP_MESH})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/feinterpConfig.cmake.in
-  ${CMAKE_BINARY_DIR}/feinterpConfig.cmake
+  ${PROJECT_BINARY_DIR}/feinterpConfig.cmake
   INSTALL_DESTINATION ${FEINTERP_INSTALL_CMAKEDIR})
 # 0.x: a minor version may break the API, so only the same major.minor is compatible.
-write_basic_package_version_file(${CMAKE_BINARY_DIR}/feinterpConfigVersion.cmake
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/feinterpConfigVersion.cmake
   VERSION ${PROJECT_VERSION}
   COMPATIBILITY SameMinorVersion)
-install(FILES ${CMAKE_BINARY_DIR}/feinterpConfig.cmake ${CMAKE_BINARY_DIR}/feinterpConfigVersion.cmake
+install(FILES ${PROJECT_BINARY_DIR}/feinterpConfig.cmake ${PROJECT_BINARY_DIR}/feinterpConfigVersion.cmake
   DESTINATION ${FEINTERP_INSTALL_CMAKEDIR})
+
+include(${CMAKE_CURRENT_LIST_DIR}/pkgconfig.cmake)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compile-time configuration shared by every header of feinterp: the host/device qualifier and the
 // integer types of the public layouts.
 #pragma once

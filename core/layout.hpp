@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The memory layouts of fields and results, defined once. Everything is row-major, element-major:
 //
 //   nodal field         u[node * C + c]                        (node-major, C components interleaved)

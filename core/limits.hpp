@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The limits of feinterp, each defined once: what the library instantiates and what a GPU launch may
 // ask for. The CUDA backend's launch module (backends/cuda/launch) applies them; the tuning table
 // parser and the tools read them from here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What an interpolation computes, and the views through which fields go in and results come out.
 // The operation list is defined here once: a new operation is one value here and one case in each
 // backend.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The floating-point precision of a plan: its field, coordinates and outputs share one. Shape
 // functions and geometry are computed in double and stored (or combined) in the plan's precision.
 #pragma once

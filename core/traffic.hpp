@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The minimal memory traffic of one interpolation, the yardstick of the CPU and GPU benchmarks'
 // GB/s: what any implementation must move at least once, whatever its caching.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The run-time name of an element type: a (shape, order) pair, as read from a mesh block.
 // The compile-time types (Triangle<P>, ...) are in their own headers; visit.hpp maps one to the other.
 #pragma once

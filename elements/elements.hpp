@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Umbrella header of the element library: the 15 element types, indices and visit.
 #pragma once
 

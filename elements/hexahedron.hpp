@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Hexahedron<P>: complete (tensor-product) Lagrange hexahedron of order P on Gmsh's reference cube
 // [-1, 1]^3: 8, 27 or 64 nodes (p = 2 is the 27-node element, not the 20-node serendipity one).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // indices: from one element's connectivity to the global degrees of freedom of a C-component nodal
 // field stored node-major, u[node * C + c] (the layout of Gmsh's vector $NodeData, and of most FEM
 // codes' interleaved vectors).

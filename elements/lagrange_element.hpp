@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // LagrangeElement<Shape, P>: the one compile-time element type. Line<P>, Triangle<P>, Quadrilateral<P>,
 // Tetrahedron<P> and Hexahedron<P> (in their own headers, with their node diagrams) are aliases of it;
 // what differs between them is the reference domain and the node lattice table, NodeLattice<Shape, P>.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Line<P>: complete Lagrange line of order P on Gmsh's reference segment [-1, 1] (Gmsh types 1, 8,
 // 26: MSH_LIN_2, MSH_LIN_3, MSH_LIN_4).
 //

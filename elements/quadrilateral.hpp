@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Quadrilateral<P>: complete (tensor-product) Lagrange quadrilateral of order P on Gmsh's reference
 // square [-1, 1]^2. p = 2 is the 9-node element (not the 8-node serendipity one).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Complete Lagrange basis of order P on the unit simplex (Gmsh's reference triangle and tetrahedron),
 // equispaced nodes, evaluated from the nodes' lattice indices.
 //

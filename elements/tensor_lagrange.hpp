@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Complete (tensor-product) Lagrange basis of order P on [-1, 1]^D (Gmsh's reference quadrilateral and
 // hexahedron), equispaced nodes t_i = -1 + 2 i / P, evaluated from the nodes' lattice indices:
 //

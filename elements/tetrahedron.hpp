@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tetrahedron<P>: complete Lagrange tetrahedron of order P on Gmsh's reference tetrahedron
 // (0,0,0), (1,0,0), (0,1,0), (0,0,1).
 //

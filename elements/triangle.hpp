@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle<P>: complete Lagrange triangle of order P on Gmsh's reference triangle (0,0), (1,0), (0,1).
 //
 // Gmsh node order: vertices, then edge nodes edge by edge (0->1, 1->2, 2->0), then the interior.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // visit(type, f): the one place where the run-time pair (shape, order) becomes a compile-time element
 // type. f is called as f(Element{}) with Element one of the 15 LagrangeElement types, and its result is
 // returned. Every other switch over element kinds in the project goes through here.

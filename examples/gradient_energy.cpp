@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a FEM code does with feinterp: its own mesh and nodal field in its own arrays, gradients at
 // quadrature points from feinterp, and an integral assembled from them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Validation of one interpolation call's arguments, shared by the CPU and GPU backends so that both
 // refuse the same inputs with the same messages. Connectivity is validated separately, once per block
 // (validate_connectivity in block.hpp). A call that passes allocates nothing here: the message is built

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BlockView: a non-owning view of a block of same-type elements, the unit every interpolation
 // routine (CPU and GPU) works on. The mesh loader's ElementBlock converts to it; a FEM code that
 // brings its own mesh builds one from its own arrays.

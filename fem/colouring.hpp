@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element colouring: the elements of a block split into colours such that no two elements of a colour
 // share a node. A transpose then sums element contributions into the nodes colour by colour, each colour
 // in parallel without conflicts, and every node receives its contributions in the same order (colour

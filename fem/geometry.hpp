@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element geometry at one point, from the element's node coordinates and the reference gradients of
 // its shape functions, for an element of reference dimension D in a space of dimension S >= D (a
 // triangle in the plane: S = D = 2; a triangle on a surface in 3D: S = 3, D = 2; a line: D = 1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The orientation policy: which elements physical gradients accept, the same rule on the CPU and the
 // GPU (both run the __host__ __device__ parts of this file).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PointSet: reference points at which fields are interpolated, with optional weights.
 // A quadrature rule (quadrature.hpp) is a PointSet with weights and a degree of exactness; the
 // element's own nodes (element_nodes) are the seed benchmark's "as many points as nodes"; any other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Quadrature rules on the five reference shapes.
 //
 //   line, quadrilateral, hexahedron: Gauss-Legendre (tensor) rules, any degree.

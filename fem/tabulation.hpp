@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tabulation: an element's shape functions and reference gradients at a point set, computed once per
 // (element type, point set) with the element's own code and then shared by every element of a block:
 // by the CPU path directly, and by the GPU kernels after one copy to the device.

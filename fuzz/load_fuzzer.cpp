@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the whole load_msh on a file with arbitrary content: snapshot, pre-scan, Gmsh in
 // its sandboxed child process, the checks of what comes back, $NodeData. Slower (a fork per input
 // that passes the pre-scan). Findings: a crash or sanitizer report in this process, any exception but

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: what the parent does with the bytes a (possibly subverted) reader process sends:
 // decode the wire format (mesh/detail/mesh_wire.hpp) within an output allowance, then check the mesh
 // (mesh/detail/loaded_mesh_checks.hpp). In process, with AddressSanitizer and UndefinedBehaviorSanitizer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the pre-scan (mesh/detail/msh_scan.hpp) on arbitrary bytes, in process, with
 // AddressSanitizer and UndefinedBehaviorSanitizer. Any outcome but a result or a MeshError is a finding:
 // a crash, a sanitizer report, another exception, or memory beyond libFuzzer's -rss_limit_mb (the

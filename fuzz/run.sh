@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the fuzz targets of a FEINTERP_FUZZ build (fuzz/CMakeLists.txt), each for SECONDS, on a fresh
 # corpus seeded with tests/data/msh-corpus (real Gmsh files), with the MSH dictionary. Exits non-zero
 # if a target finds anything (crash, sanitizer report, leak, timeout, out-of-memory), after printing

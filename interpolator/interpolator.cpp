@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door's one file that knows whether this build has CUDA: every other part of the project
 // (apps/, examples/, python/) goes through Interpolator and ExecutorArray.
 #include "interpolator.hpp"

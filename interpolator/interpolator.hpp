@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door: one plan per (block, points, executor, precision), in the spirit of MFEM's
 // QuadratureInterpolator and libCEED's CeedBasis.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "atomic_file.hpp"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // AtomicFile: every output feinterp writes (MSH, CSV, the sweep's tables and plots) is written whole or
 // not at all, through this one class.
 //

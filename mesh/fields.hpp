@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Looking up a nodal field of a mesh by name, checked against the mesh.
 #pragma once
 

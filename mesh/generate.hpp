@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh generation for tests, benchmarks and the demo: a target number of elements of any of the 15
 // supported types, on a segment/circle (lines), a square/disk/sphere surface (triangles and
 // quadrilaterals) or a cube/ball (3D), reproducible from a seed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GmshSession: the one way into the Gmsh SDK. Gmsh keeps all its state (models, views, options,
 // the "current model") in process-wide globals and none of its calls is thread-safe, so every use
 // of Gmsh in feinterp — and in feinterp's tests — holds one GmshSession for its whole duration:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // load_msh: an MSH file into a Mesh through the Gmsh SDK, without letting the file crash, exhaust or
 // take over the caller's process (issue 10; costs measured in mesh/SANDBOX.md):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "load_limits.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What load_msh lets a mesh file cost, and the largest coordinate it accepts.
 //
 // Gmsh reads the file in a child process (mesh/load.cpp) whose resources are limited from the file's

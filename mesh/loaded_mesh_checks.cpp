@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/loaded_mesh_checks.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh: the arrays feinterp needs from a finite-element mesh, copied out of Gmsh so that nothing
 // else in the library (fem/, cuda/) ever sees Gmsh. This header does not include gmsh.h.
 //

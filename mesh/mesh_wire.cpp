@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/mesh_wire.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/msh_writer.hpp"
 
 #include <algorithm>
@@ -41,63 +42,104 @@ void MshWriter::real(double value, char after) {
   file_.write(buffer, std::size_t(end - buffer));
 }
 
-void MshWriter::entities(const bool dimensions[4], const double box[6]) {
+void MshWriter::entities(const std::vector<Entity>& entities, const double box[6]) {
   text("$Entities\n");
-  for (int d = 0; d < 4; ++d) binary_ ? raw<std::uint64_t>(dimensions[d] ? 1 : 0) : integer(dimensions[d] ? 1 : 0, d < 3 ? ' ' : '\n');
-  for (int d = 0; d < 4; ++d) {
-    if (!dimensions[d]) continue;
-    const int values = d == 0 ? 3 : 6;  // a point's coordinates, else a bounding box
-    if (binary_) {
-      raw<std::int32_t>(1);
-      for (int k = 0; k < values; ++k) raw(box[k]);
-      raw<std::uint64_t>(0);  // physical tags
-      if (d > 0) raw<std::uint64_t>(0);  // bounding entities
-    } else {
-      text("1 ");
-      for (int k = 0; k < values; ++k) real(box[k], ' ');
-      text(d > 0 ? "0 0\n" : "0\n");
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const Entity& e : entities) ++counts[e.dimension];
+  for (int d = 0; d < 4; ++d) binary_ ? raw<std::uint64_t>(counts[d]) : integer(counts[d], d < 3 ? ' ' : '\n');
+  for (int d = 0; d < 4; ++d)
+    for (const Entity& e : entities) {
+      if (e.dimension != d) continue;
+      const int values = d == 0 ? 3 : 6;  // a point's coordinates, else a bounding box
+      const std::uint64_t physicals = e.physical_tag ? 1 : 0;
+      if (binary_) {
+        raw<std::int32_t>(e.tag);
+        for (int k = 0; k < values; ++k) raw(box[k]);
+        raw<std::uint64_t>(physicals);
+        if (physicals) raw<std::int32_t>(e.physical_tag);
+        if (d > 0) raw<std::uint64_t>(0);  // bounding entities
+      } else {
+        integer(std::uint64_t(e.tag), ' ');
+        for (int k = 0; k < values; ++k) real(box[k], ' ');
+        integer(physicals, physicals || d > 0 ? ' ' : '\n');
+        if (physicals) integer(std::uint64_t(e.physical_tag), d > 0 ? ' ' : '\n');
+        if (d > 0) text("0\n");
+      }
     }
-  }
   text(binary_ ? "\n$EndEntities\n" : "$EndEntities\n");
 }
 
-void MshWriter::nodes(int dimension, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates) {
-  const std::size_t n = tags.size();
+void MshWriter::physical_names(const std::vector<PhysicalName>& names) {
+  if (names.empty()) return;
+  text("$PhysicalNames\n");  // always ASCII, in both versions and modes
+  integer(names.size(), '\n');
+  for (const PhysicalName& n : names) {
+    integer(std::uint64_t(n.dimension), ' ');
+    integer(std::uint64_t(n.tag), ' ');
+    text("\"" + header_safe(n.name) + "\"\n");
+  }
+  text("$EndPhysicalNames\n");
+}
+
+void MshWriter::nodes(int dimension, int entity_tag, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates,
+                      const std::vector<NodeRange>& extra, std::size_t extra_first_tag) {
+  std::size_t n = tags.size(), extra_count = 0;
+  for (const NodeRange& r : extra) extra_count += r.count;
+  const std::size_t total = n + extra_count;
   text("$Nodes\n");
+  // Extra nodes take the tags extra_first_tag, extra_first_tag + 1, ... in order.
+  auto for_each_extra = [&](auto&& f) {
+    std::size_t tag = extra_first_tag;
+    for (const NodeRange& r : extra)
+      for (std::size_t i = 0; i < r.count; ++i) f(tag++, r.coordinates + 3 * i);
+  };
   if (v41_) {
-    const std::size_t min = n ? *std::min_element(tags.begin(), tags.end()) : 0;
-    const std::size_t max = n ? *std::max_element(tags.begin(), tags.end()) : 0;
+    std::size_t min = n ? *std::min_element(tags.begin(), tags.end()) : 0;
+    std::size_t max = n ? *std::max_element(tags.begin(), tags.end()) : 0;
+    if (extra_count) {
+      min = n ? std::min(min, extra_first_tag) : extra_first_tag;
+      max = std::max(max, extra_first_tag + extra_count - 1);
+    }
     if (binary_) {
-      for (std::uint64_t v : {std::uint64_t(1), std::uint64_t(n), std::uint64_t(min), std::uint64_t(max)}) raw(v);
+      for (std::uint64_t v : {std::uint64_t(1), std::uint64_t(total), std::uint64_t(min), std::uint64_t(max)}) raw(v);
       raw<std::int32_t>(dimension);
-      raw<std::int32_t>(1);
+      raw<std::int32_t>(entity_tag);
       raw<std::int32_t>(0);
-      raw<std::uint64_t>(n);
+      raw<std::uint64_t>(total);
       for (std::size_t t : tags) raw<std::uint64_t>(t);
+      for_each_extra([&](std::size_t tag, const double*) { raw<std::uint64_t>(tag); });
       file_.write(coordinates.data(), coordinates.size() * sizeof(double));
+      for (const NodeRange& r : extra) file_.write(r.coordinates, 3 * r.count * sizeof(double));
     } else {
       text("1 ");
-      integer(n, ' ');
+      integer(total, ' ');
       integer(min, ' ');
       integer(max, '\n');
       integer(std::uint64_t(dimension), ' ');
-      text("1 0 ");
-      integer(n, '\n');
+      integer(std::uint64_t(entity_tag), ' ');
+      text("0 ");
+      integer(total, '\n');
       for (std::size_t t : tags) integer(t, '\n');
+      for_each_extra([&](std::size_t tag, const double*) { integer(tag, '\n'); });
       for (std::size_t i = 0; i < n; ++i)
         for (int k = 0; k < 3; ++k) real(coordinates[3 * i + std::size_t(k)], k < 2 ? ' ' : '\n');
+      for_each_extra([&](std::size_t, const double* x) {
+        for (int k = 0; k < 3; ++k) real(x[k], k < 2 ? ' ' : '\n');
+      });
     }
   } else {
-    integer(n, '\n');
-    for (std::size_t i = 0; i < n; ++i) {
+    integer(total, '\n');
+    auto node = [&](std::size_t tag, const double* x) {
       if (binary_) {
-        raw<std::int32_t>(std::int32_t(tags[i]));
-        file_.write(&coordinates[3 * i], 3 * sizeof(double));
+        raw<std::int32_t>(std::int32_t(tag));
+        file_.write(x, 3 * sizeof(double));
       } else {
-        integer(tags[i], ' ');
-        for (int k = 0; k < 3; ++k) real(coordinates[3 * i + std::size_t(k)], k < 2 ? ' ' : '\n');
+        integer(tag, ' ');
+        for (int k = 0; k < 3; ++k) real(x[k], k < 2 ? ' ' : '\n');
       }
-    }
+    };
+    for (std::size_t i = 0; i < n; ++i) node(tags[i], &coordinates[3 * i]);
+    for_each_extra(node);
   }
   text(binary_ ? "\n$EndNodes\n" : "$EndNodes\n");
 }
@@ -117,18 +159,19 @@ void MshWriter::begin_elements(std::size_t blocks, std::size_t elements, std::si
   }
 }
 
-void MshWriter::element_block(int dimension, int gmsh_type, std::size_t count, int nodes_per_element) {
+void MshWriter::element_block(const Entity& entity, int gmsh_type, std::size_t count, int nodes_per_element) {
   block_nodes_ = nodes_per_element;
   block_type_ = gmsh_type;
+  block_entity_ = entity;
   if (v41_) {
     if (binary_) {
-      raw<std::int32_t>(dimension);
-      raw<std::int32_t>(1);
+      raw<std::int32_t>(entity.dimension);
+      raw<std::int32_t>(entity.tag);
       raw<std::int32_t>(gmsh_type);
       raw<std::uint64_t>(count);
     } else {
-      integer(std::uint64_t(dimension), ' ');
-      text("1 ");
+      integer(std::uint64_t(entity.dimension), ' ');
+      integer(std::uint64_t(entity.tag), ' ');
       integer(std::uint64_t(gmsh_type), ' ');
       integer(count, '\n');
     }
@@ -144,16 +187,18 @@ void MshWriter::element(std::size_t tag, const std::size_t* node_tags) {
   if (v41_ && binary_) {
     raw<std::uint64_t>(tag);
     for (int k = 0; k < n; ++k) raw<std::uint64_t>(node_tags[k]);
-  } else if (binary_) {  // 2.2: tag, physical 0, elementary 1, nodes
+  } else if (binary_) {  // 2.2: tag, physical, elementary, nodes
     raw<std::int32_t>(std::int32_t(tag));
-    raw<std::int32_t>(0);
-    raw<std::int32_t>(1);
+    raw<std::int32_t>(block_entity_.physical_tag);
+    raw<std::int32_t>(block_entity_.tag);
     for (int k = 0; k < n; ++k) raw<std::int32_t>(std::int32_t(node_tags[k]));
   } else {
     integer(tag, ' ');
     if (!v41_) {
       integer(std::uint64_t(block_type_), ' ');
-      text("2 0 1 ");
+      text("2 ");
+      integer(std::uint64_t(block_entity_.physical_tag), ' ');
+      integer(std::uint64_t(block_entity_.tag), ' ');
     }
     for (int k = 0; k < n; ++k) integer(node_tags[k], k + 1 < n ? ' ' : '\n');
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/scratch_link.hpp"
 
 #include <dirent.h>

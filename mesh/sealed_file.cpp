@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/sealed_file.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "detail/seccomp_filter.hpp"
 
 #include <fcntl.h>

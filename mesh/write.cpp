@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "write.hpp"
 
 #include <algorithm>
@@ -66,7 +67,7 @@ bool all_finite(const double* data, std::size_t size) {
 }  // namespace
 
 void write_msh(const std::string& path, const Mesh& mesh, const std::vector<NodalField>& nodal_fields,
-               const std::vector<PointData>& point_data, const WriteOptions& options) {
+               const std::vector<PointData>& point_data, const WriteOptions& options, const PointCloud* cloud) {
   const std::string context = "cannot write mesh '" + path + "'";
   auto fail = [&](const std::string& problem) { throw MeshError(context + ": " + problem); };
 
@@ -113,6 +114,46 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
            std::to_string(expected) + " = elements x points x components" + (p.dimension ? " x dimension)" : ")"));
   }
 
+  std::size_t cloud_points = 0;
+  if (cloud) {
+    for (const PointCloud::Block& b : cloud->blocks) {
+      if (!b.coordinates && b.points) fail("a point cloud block has no coordinates");
+      if (!all_finite(b.coordinates, 3 * b.points)) fail("a point cloud coordinate is not finite");
+      cloud_points += b.points;
+    }
+    if (!cloud->field_values.empty()) {
+      if (nodal_fields.empty() || cloud->field_values.size() != cloud->blocks.size())
+        fail("the point cloud's field values need a nodal field and one entry per block of points");
+      for (std::size_t i = 0; i < cloud->blocks.size(); ++i) {
+        const PointValues& p = cloud->field_values[i];
+        if (!p.data || p.dimension != 0 || p.components != nodal_fields[0].components ||
+            p.size != cloud->blocks[i].points * std::size_t(p.components) || !all_finite(p.data, p.size))
+          fail("the point cloud's field values of block " + std::to_string(i) + " do not match the field '" +
+               nodal_fields[0].name + "' (expected " + std::to_string(nodal_fields[0].components) +
+               " finite values per point)");
+      }
+    }
+    for (const PointCloud::View& v : cloud->views) {
+      if (v.blocks.size() != cloud->blocks.size())
+        fail("point cloud view '" + v.name + "' has " + std::to_string(v.blocks.size()) + " blocks (expected " +
+             std::to_string(cloud->blocks.size()) + ", one per block of points)");
+      int padded = 0;
+      for (std::size_t i = 0; i < v.blocks.size(); ++i) {
+        const PointValues& p = v.blocks[i];
+        const int per_point = p.dimension == 0 ? p.components : p.components * 3;
+        const int this_padded = p.components >= 1 && p.dimension >= 0 && p.dimension <= 3 ? padded_components(per_point) : -1;
+        const std::size_t expected = cloud->blocks[i].points * std::size_t(std::max(p.components, 1)) *
+                                     std::size_t(std::max(p.dimension, 1));
+        if (this_padded < 0 || (padded && this_padded != padded) || !p.data || p.size != expected)
+          fail("point cloud view '" + v.name + "', block " + std::to_string(i) + ": " + std::to_string(p.size) +
+               " values of " + std::to_string(p.components) + " components, dimension " + std::to_string(p.dimension) +
+               " (expected " + std::to_string(expected) + " values, at most 9 per point once padded, the same count in every block)");
+        padded = this_padded;
+        if (!all_finite(p.data, p.size)) fail("point cloud view '" + v.name + "' has a value that is not finite");
+      }
+    }
+  }
+
   // Tags Gmsh can read, unique; values the loader accepts (write nothing that cannot be read back).
   detail::TagSet node_tags, element_tags;
   std::string problem = tag_problem(mesh.node_tags, node_tags, "node");
@@ -122,6 +163,15 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
   if (const std::uint32_t twice = node_tags.seal()) fail("node tag " + std::to_string(twice) + " appears twice (expected unique tags)");
   if (const std::uint32_t twice = element_tags.seal())
     fail("element tag " + std::to_string(twice) + " appears twice (expected unique tags)");
+  // The cloud's nodes and point elements are numbered after the largest tags, within what Gmsh reads.
+  const std::size_t max_node_tag = *std::max_element(mesh.node_tags.begin(), mesh.node_tags.end());
+  std::size_t max_element_tag = 0;
+  for (const ElementBlock& b : mesh.blocks)
+    for (std::size_t t : b.element_tags) max_element_tag = std::max(max_element_tag, t);
+  const std::size_t int_max = std::size_t(std::numeric_limits<int>::max());
+  if (cloud_points && (max_node_tag + cloud_points > int_max || max_element_tag + cloud_points > int_max))
+    fail(std::to_string(cloud_points) + " points after node tag " + std::to_string(max_node_tag) + " and element tag " +
+         std::to_string(max_element_tag) + " (expected tags up to 2147483647, the tags Gmsh 4.8 reads)");
   for (const double x : mesh.coordinates)
     if (!(std::abs(x) <= max_abs_coordinate)) fail("a coordinate is " + std::to_string(x) + " (expected finite, at most 1e100)");
   for (const NodalField& f : nodal_fields)
@@ -132,10 +182,36 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
   try {
     AtomicFile file(path);
     detail::MshWriter out(file, options.version, options.binary);
-    const int top = std::max(2, mesh.dimension);  // the nodes' entity
-    bool dimensions[4] = {false, false, false, false};
-    dimensions[top] = true;
-    for (const ElementBlock& b : mesh.blocks) dimensions[dimension(b.type.shape)] = true;
+    // One entity per (dimension, physical group) of the blocks' elements, so that the groups survive;
+    // the nodes live on the first entity of the top dimension (one is made if no block has it).
+    const int top = std::max(2, mesh.dimension);
+    using Entity = detail::MshWriter::Entity;
+    std::vector<Entity> entities;
+    auto entity_of = [&](int d, int physical) -> const Entity& {
+      int tag = 0;
+      for (const Entity& e : entities) {
+        if (e.dimension == d && e.physical_tag == physical) return e;
+        if (e.dimension == d) tag = std::max(tag, e.tag);
+      }
+      entities.push_back({d, tag + 1, physical});
+      return entities.back();
+    };
+    std::vector<std::vector<int>> block_physicals(mesh.blocks.size());
+    for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
+      const ElementBlock& b = mesh.blocks[i];
+      std::vector<int>& tags = block_physicals[i];
+      if (b.physical_tags.size() == b.element_tags.size()) tags = b.physical_tags;
+      if (tags.empty()) tags.push_back(0);
+      std::sort(tags.begin(), tags.end());
+      tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+      for (int t : tags) entity_of(dimension(b.type.shape), t);
+    }
+    const int node_entity = entity_of(top, entities.empty() || mesh.dimension != top ? 0 : entities.front().physical_tag).tag;
+    if (cloud_points) entity_of(0, 0);
+    std::vector<detail::MshWriter::PhysicalName> names;
+    for (const PhysicalGroup& g : mesh.physical_groups)
+      if (!g.name.empty()) names.push_back({g.dimension, g.tag, g.name});
+    out.physical_names(names);
     double box[6] = {0, 0, 0, 0, 0, 0};
     for (int k = 0; k < 3; ++k) {
       box[k] = std::numeric_limits<double>::max();
@@ -145,39 +221,70 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
         box[k + 3] = std::max(box[k + 3], mesh.coordinates[3 * i + std::size_t(k)]);
       }
     }
-    if (options.version > 4) out.entities(dimensions, box);
-    out.nodes(top, mesh.node_tags, mesh.coordinates);
+    if (options.version > 4) out.entities(entities, box);
+    std::vector<detail::MshWriter::NodeRange> cloud_nodes;
+    if (cloud)
+      for (const PointCloud::Block& b : cloud->blocks) cloud_nodes.push_back({b.coordinates, b.points});
+    out.nodes(top, node_entity, mesh.node_tags, mesh.coordinates, cloud_nodes, max_node_tag + 1);
 
-    std::size_t elements = 0, min_tag = std::numeric_limits<std::size_t>::max(), max_tag = 0;
-    for (const ElementBlock& b : mesh.blocks) {
+    std::size_t elements = cloud_points, min_tag = std::numeric_limits<std::size_t>::max(), max_tag = 0;
+    std::size_t element_blocks = cloud_points ? 1 : 0;
+    for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
+      const ElementBlock& b = mesh.blocks[i];
       elements += b.element_tags.size();
+      element_blocks += block_physicals[i].size();
       for (std::size_t t : b.element_tags) {
         min_tag = std::min(min_tag, t);
         max_tag = std::max(max_tag, t);
       }
     }
-    out.begin_elements(mesh.blocks.size(), elements, elements ? min_tag : 0, max_tag);
+    if (cloud_points) max_tag = max_element_tag + cloud_points;
+    out.begin_elements(element_blocks, elements, elements ? min_tag : 0, max_tag);
     std::vector<std::size_t> node_tags_of_element;
-    for (const ElementBlock& b : mesh.blocks) {
+    for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
+      const ElementBlock& b = mesh.blocks[i];
       const int per = nodes_per_element(b.type);
       node_tags_of_element.resize(std::size_t(per));
-      out.element_block(dimension(b.type.shape), gmsh_type_code(b.type), b.element_tags.size(), per);
-      for (std::size_t e = 0; e < b.element_tags.size(); ++e) {
-        for (int k = 0; k < per; ++k)
-          node_tags_of_element[k] = mesh.node_tags[std::size_t(b.connectivity[e * std::size_t(per) + std::size_t(k)])];
-        out.element(b.element_tags[e], node_tags_of_element.data());
+      const bool grouped = b.physical_tags.size() == b.element_tags.size();
+      for (const int physical : block_physicals[i]) {  // one block per physical group of the type
+        std::size_t count = 0;
+        for (std::size_t e = 0; e < b.element_tags.size(); ++e) count += !grouped || b.physical_tags[e] == physical;
+        out.element_block(entity_of(dimension(b.type.shape), physical), gmsh_type_code(b.type), count, per);
+        for (std::size_t e = 0; e < b.element_tags.size(); ++e) {
+          if (grouped && b.physical_tags[e] != physical) continue;
+          for (int k = 0; k < per; ++k)
+            node_tags_of_element[k] = mesh.node_tags[std::size_t(b.connectivity[e * std::size_t(per) + std::size_t(k)])];
+          out.element(b.element_tags[e], node_tags_of_element.data());
+        }
+      }
+    }
+    if (cloud_points) {  // point element i on cloud node i
+      out.element_block(entity_of(0, 0), 15, cloud_points, 1);
+      for (std::size_t i = 0; i < cloud_points; ++i) {
+        const std::size_t node = max_node_tag + 1 + i;
+        out.element(max_element_tag + 1 + i, &node);
       }
     }
     out.end_elements();
 
     std::vector<double> one;
-    for (const NodalField& f : nodal_fields) {
+    for (std::size_t field = 0; field < nodal_fields.size(); ++field) {
+      const NodalField& f = nodal_fields[field];
       const int padded = padded_components(f.components);
+      const bool at_points = field == 0 && cloud && !cloud->field_values.empty();
       one.assign(std::size_t(padded), 0.0);
-      out.begin_view(detail::MshWriter::View::node_data, f.name, padded, n);
+      out.begin_view(detail::MshWriter::View::node_data, f.name, padded, n + (at_points ? cloud_points : 0));
       for (std::size_t i = 0; i < n; ++i) {
         pad(&f.values[i * std::size_t(f.components)], f.components, 0, padded, one.data());
         out.record(mesh.node_tags[i], 1, one.data());
+      }
+      if (at_points) {
+        std::size_t tag = max_node_tag + 1;
+        for (const PointValues& p : cloud->field_values)
+          for (std::size_t k = 0; k < p.size / std::size_t(p.components); ++k) {
+            pad(p.data + k * std::size_t(p.components), p.components, 0, padded, one.data());
+            out.record(tag++, 1, one.data());
+          }
       }
       out.end_view();
     }
@@ -206,6 +313,25 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
         out.record(b.element_tags[e], at_nodes ? int(Q) : 1, element_values.data());
       }
       out.end_view();
+    }
+    if (cloud) {
+      std::vector<double> point;
+      for (const PointCloud::View& v : cloud->views) {
+        int padded = 1;
+        for (const PointValues& p : v.blocks) padded = padded_components(p.dimension == 0 ? p.components : p.components * 3);
+        point.assign(std::size_t(padded), 0.0);
+        out.begin_view(detail::MshWriter::View::element_node_data, v.name, padded, cloud_points);
+        std::size_t tag = max_element_tag + 1;
+        for (std::size_t i = 0; i < v.blocks.size(); ++i) {
+          const PointValues& p = v.blocks[i];
+          const std::size_t per_point = std::size_t(p.components) * std::size_t(std::max(p.dimension, 1));
+          for (std::size_t k = 0; k < cloud->blocks[i].points; ++k) {
+            pad(p.data + k * per_point, p.components, p.dimension, padded, point.data());
+            out.record(tag++, 1, point.data());
+          }
+        }
+        out.end_view();
+      }
     }
     file.commit();
   } catch (const OutputError& e) {

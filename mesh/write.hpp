@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // write_msh: a mesh and results as one MSH file that the Gmsh GUI opens, written by feinterp itself
 // (detail/msh_writer.hpp: Gmsh 4.8's writer ignored write errors, crashed on legal tags and needed
 // memory in proportion to the largest tag; this one streams, whatever the tags).
@@ -40,6 +41,37 @@ struct PointData {
   std::size_t size = 0;       ///< number of doubles at data, checked: E * Q * C * max(D, 1)
 };
 
+/// One quantity at the physical points of one block (layout.hpp's layout): values
+/// data[p*C + c] (dimension 0), gradient rows data[(p*C + c)*D + d] (dimension D); p = e*Q + q.
+struct PointValues {
+  const double* data = nullptr;
+  std::size_t size = 0;  ///< checked: points x C x max(D, 1)
+  int components = 1;    ///< C
+  int dimension = 0;     ///< 0 for values, D for gradients
+};
+
+/// Results at points anywhere in space (quadrature points), as Gmsh's list-based point views SP, VP and
+/// TP are stored in MSH (what Gmsh's own view.write does with them): one extra node and one point element
+/// (type 15) per point, on a point entity of its own, and one $ElementNodeData view per quantity over
+/// the points of every block, 1, 3 or 9 values per point (scalar, vector, tensor; padded like
+/// PointData). Gmsh draws each point with its value, at its true position.
+struct PointCloud {
+  struct Block {
+    const double* coordinates = nullptr;  ///< x[p*3 + k]
+    std::size_t points = 0;
+  };
+  struct View {
+    std::string name;
+    std::vector<PointValues> blocks;  ///< one per PointCloud::blocks entry
+  };
+  std::vector<Block> blocks;
+  std::vector<View> views;
+  /// Optional: the first nodal field's values at the points (one entry per block, values layout), so that
+  /// its NodeData view has a value at every node of the file, the points' included: the file then loads
+  /// back with its field (load_msh needs a value at every node).
+  std::vector<PointValues> field_values;
+};
+
 /// Node and element tags are the mesh's, in both versions: they must be 1 to 2^31 - 1 (what Gmsh 4.8 reads)
 /// and unique; coordinates and values must be finite (coordinates at most max_abs_coordinate), so that
 /// whatever is written loads back.
@@ -48,9 +80,12 @@ struct WriteOptions {
   bool binary = true;
 };
 
-/// Writes `mesh` (nodes, all blocks; no physical groups), then one view per nodal field and per point
-/// data set. Throws MeshError naming the file and the problem; the file at `path` is then untouched.
+/// Writes `mesh` (nodes, all blocks, each element on an entity of its physical group, and the named
+/// groups), then one view per nodal field and per point data set, then the point cloud if not null (its
+/// nodes and point elements numbered after the mesh's largest tags). Throws MeshError naming the file
+/// and the problem; the file at `path` is then untouched.
 void write_msh(const std::string& path, const Mesh& mesh, const std::vector<NodalField>& nodal_fields = {},
-               const std::vector<PointData>& point_data = {}, const WriteOptions& options = {});
+               const std::vector<PointData>& point_data = {}, const WriteOptions& options = {},
+               const PointCloud* cloud = nullptr);
 
 }  // namespace feinterp

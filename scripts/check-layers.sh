@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The include graph goes one way: no file includes a header of a higher layer, and folders of one layer
 # do not include each other. Layers, lowest first (README "Layout"):
 #

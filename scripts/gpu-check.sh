@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # On a machine with a GPU: build (Release, Ninja), run the GPU test suite, compute-sanitizer on the
 # tests named by FILTER, and the demo on the GPU. Logs go to $OUT (or ./gpu-check) and a summary is
 # printed last.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages given as arguments that are not installed yet (needs root or sudo).
 # Used by scripts/setup.sh (feinterp's build) and .ci/run (the fuzzing toolchain, CI only).
 set -euo pipefail

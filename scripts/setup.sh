@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Sets up a fresh Debian 12 machine and builds feinterp into ./build:
 #   1. installs the Debian packages it needs (when missing; needs root or sudo),
-#   2. configures (CUDA on when nvcc is found: /usr/local/cuda/bin is added to PATH),
+#   2. configures with a plain `cmake -S . -B build` (Ninja as the generator, through CMAKE_GENERATOR):
+#      CUDA on when nvcc is found, and CMake's configure summary printed,
 #   3. builds everything, tests included.
-# CUDA architectures: the GPU's own ("native") when one is visible, else sm_90 (H100);
-# override with FEINTERP_CUDA_ARCHITECTURES="80;90".
+# CUDA architectures: CMake chooses them (cmake/cuda_architectures.cmake): the visible GPU's own, else the
+# default list 80-real;90 (valid for CUDA 12 and 13); the summary says which and why. Override with
+# FEINTERP_CUDA_ARCHITECTURES="80;90" (passed as -DCMAKE_CUDA_ARCHITECTURES).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev libseccomp-dev)
+# python3-vtk9 and python3-numpy: the tests read the .vtu and .npy outputs back with VTK's reader (what
+# ParaView uses) and NumPy.
+packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev
+          libseccomp-dev python3-vtk9 python3-numpy)
 "$root/scripts/install-packages.sh" "${packages[@]}"
 
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
-architectures=${FEINTERP_CUDA_ARCHITECTURES:-}
-if [ -z "$architectures" ]; then
-  if nvidia-smi -L >/dev/null 2>&1; then architectures=native; else architectures=90; fi
-fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$architectures" >/dev/null
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
+options=()
+[ -n "${FEINTERP_CUDA_ARCHITECTURES:-}" ] && options+=(-DCMAKE_CUDA_ARCHITECTURES="$FEINTERP_CUDA_ARCHITECTURES")
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cmake -S . -B build "${options[@]}" > "$log" 2>&1 || { cat "$log" >&2; exit 1; }
+grep -E '^-- (feinterp [0-9]|  [a-zA-Z])' "$log" >&2 || true   # the configure summary
 cmake --build build

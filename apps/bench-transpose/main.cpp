@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench-transpose: times the packed transpose kernels (integration back to the nodes) on
 // Gmsh-generated meshes, three ways per configuration, and sets each against the device's copy
 // bandwidth measured in the same run, each against its own minimal bytes (core/traffic.hpp):
@@ -21,6 +22,7 @@
 #include <feinterp/mesh/atomic_file.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/build_info.hpp"
 #include "../common/selection.hpp"
 
 using namespace feinterp;
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", repeats, "timed launches per way (median reported)")->check(CLI::Range(1, 10000));
   app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
   app.add_option("--csv", csv_path, "write the table as CSV to this file");
+  app.set_version_flag("--version", feinterp::app::version_text("feinterp-bench-transpose"));
   CLI11_PARSE(app, argc, argv);
   tuning::set_tuning_warning_handler([](const std::string& message) {
     std::fprintf(stderr, "feinterp-bench-transpose: warning: %s\n", message.c_str());
@@ -126,7 +129,7 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-bench-transpose, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
-        << FEINTERP_GIT_REVISION << "\n";
+        << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,elements_per_block,way,minimal_bytes,ms,"
            "gbs,copy_gbs,fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {

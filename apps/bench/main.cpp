@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench: times the packed kernel (elements_per_block from the tuning table, or the
 // heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
 // against the device's copy bandwidth measured in the same run. Kernel-only times (batches of
@@ -21,6 +22,7 @@
 #include <feinterp/mesh/generate.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/build_info.hpp"
 #include "../common/selection.hpp"
 
 using namespace feinterp;
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", repeats, "timed launches per kernel (median reported)")->check(CLI::Range(1, 10000));
   app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
   app.add_option("--csv", csv_path, "write the table as CSV to this file");
+  app.set_version_flag("--version", feinterp::app::version_text("feinterp-bench"));
   CLI11_PARSE(app, argc, argv);
   // The library never prints: its one-time tuning warnings (no table for this GPU, no entry for a
   // configuration, an entry that does not fit) come here.
@@ -105,7 +108,7 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
-        << FEINTERP_GIT_REVISION << "\n";
+        << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,minimal_bytes,rotations,baseline_ms,"
            "packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
            "packed_fraction_of_copy,host_us_per_call\n";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The smallest and largest value of each column of a row-major table (one row per point): the
 // summary that tells at a glance whether an interpolation produced sensible numbers.
 #pragma once

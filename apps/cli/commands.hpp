@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The three subcommands of feinterp. Each registers its options on a CLI11 subcommand and runs from
 // the parsed options; results go to stdout (a table, or one JSON object with --json), progress and
 // warnings to stderr. Errors are exceptions, turned into one "feinterp: error: ..." line by main.

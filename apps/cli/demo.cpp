@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp demo: for each selected element type, a Gmsh mesh of the unit segment/square/cube
 // (generate_mesh, Domain::box), a random polynomial field of total degree p in the s coordinates of
 // the mesh's space (polynomial.hpp says why every interpolation of it is exact up to round-off on
@@ -28,7 +29,7 @@
 #include "interpolator.hpp"
 #include "json_writer.hpp"
 #include "polynomial.hpp"
-#include "progress.hpp"
+#include "../common/progress.hpp"
 
 namespace feinterp::app {
 
@@ -71,7 +72,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   PairResult r;
   r.type = type;
   const int p = type.order, D = dimension(type.shape), C = o.components;
-  Stage generating("generating a ~" + std::to_string(o.size) + "-element " + to_string(type) + " mesh");
+  Progress generating("feinterp", "generating a ~" + std::to_string(o.size) + "-element " + to_string(type) + " mesh");
   GenerateOptions generate;
   generate.type = type;
   generate.target_elements = o.size;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A nodal field from formulas in x, y, z (muparser syntax: sin(x)*y, x^2, min(x,y), pi, _e ...), one
 // component per expression, evaluated at every node of a mesh.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Results are finite, or the command fails before it prints or writes anything: a field or a geometry
 // that overflows double precision (values near 1e308, nearly degenerate elements whose J^-1 explodes)
 // must not end as Inf or NaN in a table, a CSV or a Gmsh view with exit status 0. load_msh already
@@ -11,7 +12,7 @@
 
 #include <feinterp/mesh/mesh.hpp>
 
-#include "results_csv.hpp"
+#include "results_table.hpp"
 
 namespace feinterp::app {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: the top reference dimension d
 // of its elements and its space dimension s, nodes and their bounding box, element blocks of every
 // dimension (type, order, d, count: a 3D mesh's boundary faces and a 2D mesh's curves included),
@@ -16,7 +17,7 @@
 #include "column_range.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
-#include "progress.hpp"
+#include "../common/progress.hpp"
 
 namespace feinterp::app {
 
@@ -31,7 +32,7 @@ int run_info(const InfoOptions& o) {
   load.skip_unsupported = true;
   load.keep_lower_dimensional = true;
   load.warn = [&](const std::string& message) { warnings.push_back(message); };
-  Stage loading("loading " + o.mesh);
+  Progress loading("feinterp", "loading " + o.mesh);
   const Mesh mesh = load_msh(o.mesh, load);
   const double load_s = loading.finish();
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp interpolate MESH.msh: a nodal field (a $NodeData view of the file, or formulas in x, y, z)
 // interpolated on every element block at a quadrature rule (degree 2p by default) or at the elements'
 // nodes; values, reference gradients and physical gradients (all three unless some are chosen),
@@ -17,7 +18,6 @@
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
-#include <feinterp/mesh/write.hpp>
 
 #include "column_range.hpp"
 #include "commands.hpp"
@@ -26,8 +26,12 @@
 #include "interpolator.hpp"
 #include "json_writer.hpp"
 #include "output_path.hpp"
-#include "progress.hpp"
+#include "../common/progress.hpp"
+#include "msh_output.hpp"
+#include "output_format.hpp"
 #include "results_csv.hpp"
+#include "results_npy.hpp"
+#include "vtu_output.hpp"
 
 namespace feinterp::app {
 
@@ -49,7 +53,10 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
   command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  command.add_option("--output", o.output, "write the mesh, the field and the results as Gmsh views (MSH 4.1)");
+  command.add_option("--output", o.output,
+                     "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
+                     "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
+                     "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as float64), .csv (as --csv)");
   command.add_option("--csv", o.csv, "write one row per element and point: coordinates and results");
   command.add_flag("--all-dimensions", o.all_dimensions,
                    "also interpolate on the lower-dimensional blocks (the boundary faces of a 3D mesh, the curves of "
@@ -173,9 +180,16 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
 int run_interpolate(const InterpolateOptions& o) {
   if (o.field.empty() && o.expressions.empty())
     throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
-  if (!o.output.empty()) check_output_path(o.output, "--output");
+  std::vector<std::string> output_files;  // every file --output writes
+  if (!o.output.empty()) {
+    const OutputFormat format = output_format(o.output);
+    check_output_path(o.output, "--output");
+    output_files.push_back(o.output);
+    if (format == OutputFormat::vtu) output_files.push_back(vtu_points_path(o.output));
+  }
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
-  if (!o.output.empty() && !o.csv.empty()) check_distinct_outputs(o.output, "--output", o.csv, "--csv");
+  for (const std::string& file : output_files)
+    if (!o.csv.empty()) check_distinct_outputs(file, "--output", o.csv, "--csv");
   const std::vector<std::string> expressions = split_expressions(o.expressions);
   if (!expressions.empty() && expressions.size() > std::size_t(max_components))
     throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +
@@ -185,7 +199,7 @@ int run_interpolate(const InterpolateOptions& o) {
   const Device device = choose_device(o.device);
   Times times;
 
-  Stage loading("loading " + o.mesh);
+  Progress loading("feinterp", "loading " + o.mesh);
   LoadOptions load;
   load.read_fields = !o.field.empty();
   load.keep_lower_dimensional = o.all_dimensions;
@@ -195,7 +209,7 @@ int run_interpolate(const InterpolateOptions& o) {
   const long long skipped = mesh.skipped_elements;
   times.load = loading.finish();
 
-  Stage evaluating("evaluating the field at " + std::to_string(mesh.node_count()) + " nodes");
+  Progress evaluating("feinterp", "evaluating the field at " + std::to_string(mesh.node_count()) + " nodes");
   NodalField field;
   if (!o.field.empty()) {
     field = feinterp::field(mesh, o.field);
@@ -209,7 +223,7 @@ int run_interpolate(const InterpolateOptions& o) {
                                 " components: at most " + std::to_string(max_components) + " are supported");
   times.field = evaluating.finish();
 
-  Stage computing("interpolating on " + std::string(device_name(device)));
+  Progress computing("feinterp", "interpolating on " + std::string(device_name(device)));
   const int C = field.components, S = mesh.space_dimension;
   int D = 1;  // the largest reference dimension among the blocks: the reference-gradient columns
   for (const ElementBlock& block : mesh.blocks) D = std::max(D, dimension(block.type.shape));
@@ -229,7 +243,7 @@ int run_interpolate(const InterpolateOptions& o) {
         r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr);
         times.kernel += r.seconds[i];
       }
-    if (!o.csv.empty()) {
+    if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
       const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu});
       r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
       geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
@@ -268,29 +282,24 @@ int run_interpolate(const InterpolateOptions& o) {
   }
 
   std::vector<std::string> files;
-  if (!o.output.empty() || !o.csv.empty()) {
-    Stage writing("writing the results");
-    if (!o.output.empty()) {
-      std::vector<PointData> views;
-      for (const BlockResults& r : results) {
-        const std::vector<double>* data[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
-        static const char* labels[3] = {"values", "reference gradients", "physical gradients"};
-        for (int i = 0; i < 3; ++i)
-          if (compute[i])
-            views.push_back({field.name + " " + labels[i] + (mesh.blocks.size() > 1 ? " (block " + std::to_string(r.block) + ")" : ""),
-                             r.block, r.points, C,
-                             result_directions(operations[i], dimension(mesh.blocks[r.block].type.shape), S) *
-                                 (i == 0 ? 0 : 1),
-                             data[i]->data(), data[i]->size()});
-      }
-      write_msh(o.output, mesh, {field}, views);
-      files.push_back(o.output);
-    }
-    if (!o.csv.empty()) {
-      write_file_atomically(o.csv, results_csv(mesh, results, C));
-      files.push_back(o.csv);
-    }
-    times.write = writing.finish();
+  if (!o.output.empty()) {
+    const OutputFormat format = output_format(o.output);
+    const ResultsTable table(mesh, results, C);
+    const bool tabular = format == OutputFormat::npy || format == OutputFormat::csv;
+    Progress writing("feinterp", "writing " + o.output, tabular ? double(table.rows()) : 0);
+    if (format == OutputFormat::msh) write_msh_output(o.output, mesh, field, results);
+    if (format == OutputFormat::vtu) write_vtu_output(o.output, mesh, field, results);
+    if (format == OutputFormat::npy) write_results_npy(o.output, table, &writing);
+    if (format == OutputFormat::csv) write_results_csv(o.output, table, &writing);
+    files.insert(files.end(), output_files.begin(), output_files.end());
+    times.write += writing.finish();
+  }
+  if (!o.csv.empty()) {
+    const ResultsTable table(mesh, results, C);
+    Progress writing("feinterp", "writing " + o.csv, double(table.rows()));
+    write_results_csv(o.csv, table, &writing);
+    files.push_back(o.csv);
+    times.write += writing.finish();
   }
 
   if (o.json)

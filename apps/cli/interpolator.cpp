@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "interpolator.hpp"
 
 #include <algorithm>
@@ -5,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "progress.hpp"
+#include "../common/progress.hpp"
 
 namespace feinterp::app {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The command's interpolation runner: one nodal field (and the node coordinates) on the executor the
 // command was given, interpolated block by block through the front door (interpolator/), host arrays in
 // and out. The rest of apps/ never sees which executor computes.

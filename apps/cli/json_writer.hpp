@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // JsonWriter: the --json output of every command, written by hand (one object on stdout, no Debian
 // JSON library needed for ~10 kinds of value). Strings are escaped per RFC 8259 (quote, backslash,
 // control characters as \u00XX); doubles are printed with 17 significant digits so that they read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp: interpolate finite-element fields at quadrature points, on the GPU or the CPU.
 //
 //   feinterp [demo]            polynomial fields on generated meshes of the 15 element types, checked
@@ -12,6 +13,7 @@
 #include <exception>
 #include <string>
 
+#include "../common/build_info.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -27,6 +29,7 @@ int run(int argc, char** argv) {
   CLI::App app{"feinterp: values and gradients of finite-element fields at quadrature points, on the GPU or the CPU.\n"
                "Without a command, runs the demo."};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", version_text("feinterp"));
   DemoOptions demo;
   InterpolateOptions interpolate;
   InfoOptions info;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Output paths are checked before any work is done, so that a typo in a directory name costs nothing
 // and writes nothing: the files themselves are then written whole or not at all (AtomicFile,
 // mesh/atomic_file.hpp), leaving an older file at the path intact if writing fails.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The demo's field: C components, each a full polynomial of total degree p in the D coordinates with
 // random coefficients in [-1, 1], and its exact gradient.
 //

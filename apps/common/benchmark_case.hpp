@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One benchmark configuration on the GPU: a mesh block, a point set, a component count, an operation
 // (forward or transpose) and a precision, with its device data in R rotating copies (each with its own plan) so that
 // consecutive timed launches never find their inputs or outputs in L2 (R copies together span at least

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Timing on the GPU, as the benchmark and the sweep both do it: the kernels alone, over batches of
 // back-to-back launches between two events (so that the host's preparation of one launch overlaps the
 // GPU's work on the previous one instead of being timed with it), warm-up launches first, the median

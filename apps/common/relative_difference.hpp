@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How feinterp compares two result arrays, everywhere it does (tests, the benchmark's cross-check of
 // kernels, the demo's check against exact values): the largest difference relative to the largest
 // reference value. A non-finite entry (an output left unwritten after NaN poisoning) never passes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the benchmark and the sweep run over, chosen on the command line the same way for both:
 // element shapes and orders, component counts, operations, mesh size, point set; plus the Gmsh mesh
 // each element type is measured on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-cpu-bench: throughput of the CPU interpolation (values, reference gradients, physical
 // gradients; C = 1 and C = dimension) on structured blocks built in memory, so that the numbers
 // depend on nothing but the library and the machine.
@@ -28,6 +29,8 @@
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/core/traffic.hpp>
+
+#include "../common/build_info.hpp"
 
 using namespace feinterp;
 
@@ -130,6 +133,7 @@ double median_seconds(int runs, F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (feinterp::app::asked_for_version(argc, argv, "feinterp-cpu-bench")) return 0;
   std::vector<ElementType> cases;
   offset_t target = 1000000;
   int runs = 7, threads = 0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-mesh-timing: how long mesh generation, writing and loading take, and how much memory.
 //
 //   feinterp-mesh-timing [elements = 1000000] [directory = /tmp]
@@ -23,6 +24,8 @@
 
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
+
+#include "../common/build_info.hpp"
 
 namespace {
 
@@ -86,6 +89,7 @@ int default_run(feinterp::offset_t target, const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (feinterp::app::asked_for_version(argc, argv, "feinterp-mesh-timing")) return 0;
   try {
     if (argc >= 4 && std::strcmp(argv[1], "write") == 0) {
       bool binary = true;

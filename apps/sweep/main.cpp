@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-sweep: times the packed kernel at every elements_per_block, for each element type, order,
 // component count and operation, and writes the tuning table of the fastest counts (ready for
 // backends/cuda/tuning/tables/), the full timing CSV and an SVG plot.
@@ -44,6 +45,8 @@
 #include <feinterp/mesh/mesh.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/build_info.hpp"
+#include "../common/progress.hpp"
 #include "../common/selection.hpp"
 #include "sweep.hpp"
 
@@ -143,6 +146,7 @@ int main(int argc, char** argv) {
                  "--orders filter its blocks when given)");
   app.footer("Writes DIR/timings.csv, DIR/<device>.txt (the tuning table) and DIR/timings.svg.\n"
              "Exit status: 0 done, 1 error, 3 no usable CUDA device.");
+  app.set_version_flag("--version", feinterp::app::version_text("feinterp-sweep"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -178,7 +182,7 @@ int main(int argc, char** argv) {
     context.repeats = repeats;
     context.batch = batch;
     context.date = utc_now();
-    context.git_revision = FEINTERP_GIT_REVISION;
+    context.git_revision = feinterp::app::git_revision();
     for (int i = 0; i < argc; ++i) context.command_line += (i ? " " : "") + std::string(argv[i]);
 
     // ---- what to sweep --------------------------------------------------------------------------------
@@ -236,7 +240,7 @@ int main(int argc, char** argv) {
                  total_configs, total_counts, warmup, repeats);
 
     // ---- the sweep --------------------------------------------------------------------------------------
-    tuning::Progress progress(total_units);
+    feinterp::app::Progress progress("feinterp-sweep", "sweeping", total_units);
     double done = 0;
     std::vector<tuning::SweepConfig> configs;
     for (Source& source : sources) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ctest tuning_sweep_round_trip (label gpu): a quick sweep of p1 triangles, then the table it wrote
 # through the library's loader (feinterp-tuning-check). Exit 77 (skipped) without a usable GPU.
 #   sweep_round_trip.sh FEINTERP_SWEEP FEINTERP_TUNING_CHECK WORK_DIR

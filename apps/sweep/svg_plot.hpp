@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A small SVG line plot written directly (no plotting dependency): a grid of panels, each with x and y
 // axes, ticks, labels, a legend, one polyline per series. Made for the sweep: launch time (log y)
 // against elements_per_block (linear x), with the counts that do not fit the device drawn as a gap

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "sweep.hpp"
 
 #include <unistd.h>
@@ -180,59 +181,6 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
   text.x_label = "elements per block";
   text.y_label = "time per launch (us, log scale)";
   return render_svg_plot(text, panels);
-}
-
-// ---- progress ---------------------------------------------------------------------------------------
-
-Progress::Progress(double total_units)
-    : total_(std::max(total_units, 1e-9)), tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()) {}
-
-std::string Progress::line(double done, const std::string& what) const {
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double fraction = std::clamp(done / total_, 0.0, 1.0);
-  std::string eta = "--:--";
-  if (fraction > 0.002) {
-    const int left = int(std::lround(elapsed * (1 - fraction) / fraction));
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%d:%02d", left / 60, left % 60);
-    eta = buffer;
-  }
-  constexpr int width = 30;
-  const int filled = int(fraction * width);
-  char head[96];
-  std::snprintf(head, sizeof head, "[%s%s] %3d%% %d:%02d elapsed, ~%s left  ", std::string(std::size_t(filled), '#').c_str(),
-                std::string(std::size_t(width - filled), '.').c_str(), int(fraction * 100), int(elapsed) / 60,
-                int(elapsed) % 60, eta.c_str());
-  return head + what;
-}
-
-void Progress::update(double done, const std::string& what) {
-  if (!tty_) return;
-  // At most ~10 redraws a second: a sweep step can take microseconds.
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_draw_ < std::chrono::milliseconds(100)) return;
-  last_draw_ = now;
-  std::string text = line(done, what);
-  if (text.size() > 150) text.resize(150);
-  const std::size_t width = text.size();
-  if (width < last_width_) text.append(last_width_ - width, ' ');
-  last_width_ = width;
-  std::fprintf(stderr, "\r%s", text.c_str());
-  std::fflush(stderr);
-}
-
-void Progress::step_done(double done, const std::string& what) {
-  if (tty_) {
-    last_draw_ = {};
-    update(done, what);
-  } else {
-    std::fprintf(stderr, "%s\n", line(done, what).c_str());
-  }
-}
-
-void Progress::finish() {
-  if (tty_ && last_width_) std::fprintf(stderr, "\n");
-  last_width_ = 0;
 }
 
 }  // namespace feinterp::tuning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The sweep's results and what is made of them: the timing CSV, the tuning table (the best count per
 // configuration), the SVG plot, and the progress bar shown while it runs. No CUDA here: sweep_main.cpp
 // does the measuring.
@@ -72,25 +73,5 @@ std::string sweep_table_text(const SweepContext& context, const std::vector<Swee
 /// precision).
 std::string sweep_svg(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
-/// A progress bar on stderr: carriage-return updates on a terminal, one plain line per finished step
-/// otherwise. The estimate of the time left weighs each remaining unit of work by the time the done
-/// units took.
-class Progress {
- public:
-  explicit Progress(double total_units);
-  /// Shows `what` (the configuration) while `units_done` of the total are done.
-  void update(double units_done, const std::string& what);
-  /// A finished step: on a non-terminal, one line.
-  void step_done(double units_done, const std::string& what);
-  /// Ends the bar (a newline on a terminal).
-  void finish();
-
- private:
-  std::string line(double units_done, const std::string& what) const;
-  double total_;
-  bool tty_;
-  std::size_t last_width_ = 0;
-  std::chrono::steady_clock::time_point start_, last_draw_;
-};
 
 }  // namespace feinterp::tuning

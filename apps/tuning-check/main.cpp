@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp-tuning-check: reads tuning tables as the library does and prints what each holds, or one
 // error line naming the file and line. No GPU needed.
 //
@@ -11,6 +12,8 @@
 
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/backends/cuda/tuning/table.hpp>
+
+#include "../common/build_info.hpp"
 
 using namespace feinterp;
 
@@ -26,6 +29,7 @@ void summarise(const tuning::TuningTable& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (feinterp::app::asked_for_version(argc, argv, "feinterp-tuning-check")) return 0;
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fprintf(argc < 2 ? stderr : stdout, "usage: feinterp-tuning-check FILE... | --embedded\n");
     return argc < 2 ? 1 : 0;

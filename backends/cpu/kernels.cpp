@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's computation: Plan<Real> (plan.hpp) built once, apply(op, ...) with one switch.
 //
 // Two implementations of the per-element work, both with the node count and dimension as compile-time

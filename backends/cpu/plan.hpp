@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan<Real>: the CPU backend's work for one block and one point set, in one precision, built once:
 // the block checked (connectivity in range, z = 0 for a planar block), the shape functions tabulated
 // (in double, by the element's own code) and kept in Real for the products. A call (apply) checks

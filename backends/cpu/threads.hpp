@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the CPU backend splits a block over threads: contiguous ranges of elements, each run in
 // increasing element order, whose bounds do not depend on the thread count where that matters (the
 // results are bitwise the same for any number of threads).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's transposes: point data back to the nodes (or to element vectors), the adjoint of
 // kernels.cpp's forward operations.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DeviceBlock: a block's connectivity on the device, checked against the node count once; with its
 // space dimension and, for messages, a host copy of its element tags (fem/block.hpp's BlockView).
 #pragma once

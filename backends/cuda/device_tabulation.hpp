@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shape-function values and reference gradients of an element type at a point set, on the device,
 // in a plan's precision and in the forward kernels' [n][w][q] order, computed there by the element's own
 // __host__ __device__ code (in double, then stored); the same tables transposed to [q][w][n] for the

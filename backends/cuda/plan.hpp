@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Plan<Real>: the CUDA backend's work for one block and one point set, in one precision, built once:
 // the block checked (connectivity in range, z = 0 for a planar block), the shape functions tabulated on
 // the device, and for each (operation, component count) the launch decided once, at its first call,

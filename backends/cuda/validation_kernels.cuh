@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One-pass checks of a block on the device, run once when a block or a plan is built: every node index
 // in range, every node in the plane z = 0 when the block's space dimension is 2. Each marks the
 // smallest offending element with atomicMin; the host then names it. Included by device_block.cu only

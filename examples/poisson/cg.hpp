@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Conjugate gradients for A x = b on the free nodes, with the Dirichlet nodes eliminated by masking:
 // the residual and the search direction are zero there, so that only the rows and columns of the free
 // nodes take part (the lifting of the boundary values is done by the caller, in the right-hand side).

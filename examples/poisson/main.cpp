@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // poisson: the worked FEM operator of feinterp (issue 13), built against the installed package.
 //
 // Solves -Laplace(u) = f in the unit ball, u = the manufactured solution (manufactured.hpp) on its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The manufactured solution of the Poisson example: u = sin(2x) e^y cos(1.5z), smooth, not a
 // polynomial (so no order is exact), and an eigenfunction of the Laplacian, so that f = -Laplace(u) is
 // exact in closed form: -Laplace(u) = (4 - 1 + 2.25) u.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The matrix-free Poisson operator through feinterp's front door:
 //
 //   (A u)_i = sum_e sum_q grad(phi_i)(x_q) . (w_q |det J_q|) grad(u_h)(x_q)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The convergence table: observed rates between consecutive rows of one element type, the rate check
 // that makes a wrong discretisation fail, and the table as text, CSV or JSON.
 #pragma once

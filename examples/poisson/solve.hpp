@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One row of the convergence table: mesh the unit ball, assemble the right-hand side, solve the
 // Dirichlet problem by CG with the matrix-free operator, measure the error against the manufactured
 // solution and time the operator.

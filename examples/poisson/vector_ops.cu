@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The device variant of vector_ops.hpp: one grid-stride kernel per operation and thrust's reduction
 // for the dot product, all on the default stream, the one the Interpolator plan launches on (its
 // cuda_stream is left null), so they are ordered with the operator applies without any event.

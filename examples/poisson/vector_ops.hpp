@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The vector operations of conjugate gradients, run where the vectors live: plain loops on the host
 // for Executor::cpu (vector_ops.cpp), CUDA kernels and a thrust reduction on the device for
 // Executor::cuda (vector_ops.cu, compiled only when the installed feinterp has CUDA and a CUDA compiler

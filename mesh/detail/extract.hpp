@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Copies Gmsh's current model (nodes, elements of the supported types, physical groups) into a Mesh.
 // Shared by load_msh's reader process and generate_mesh; the caller holds a GmshSession. Fields are
 // not Gmsh's business: load_msh reads $NodeData itself (node_fields.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Gmsh's MSH reader, run in a sandbox (detail/sandbox.hpp): the child process forked for it merges
 // the file through a ScratchLink to the sealed snapshot, copies Gmsh's model into a Mesh
 // (detail/extract.hpp: elements by type, nodes, physical groups; no fields), and sends it back

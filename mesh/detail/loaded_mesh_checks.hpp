@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What load_msh checks in the mesh the sandboxed reader sends back. The reader is a child process
 // that ran Gmsh on an untrusted file; whatever the pre-scan said, its arrays are checked as untrusted
 // input before any of feinterp indexes with them:

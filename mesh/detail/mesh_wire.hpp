@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The wire format from the sandboxed reader (a child process) to load_msh: a magic number, then
 // records, each a kind byte and a payload:
 //   'W' a warning (string)          any number of them

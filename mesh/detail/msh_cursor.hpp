@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MshCursor: how the pre-scan (detail/msh_scan.hpp) reads an MSH file's bytes, held in memory
 // (a sealed snapshot of the file: detail/file_snapshot.hpp). ASCII numbers are whitespace-separated
 // tokens, read whole (a token that is not entirely a number is an error, where fscanf would read

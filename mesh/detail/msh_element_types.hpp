@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Gmsh's element type codes as the MSH format uses them: dimension and node count of each, for the
 // pre-scan (detail/msh_scan.hpp), which must know how many node tags follow an element's tag before
 // Gmsh sees the file. The table is Gmsh 4.8.4's own (gmsh::model::mesh::getElementProperties for

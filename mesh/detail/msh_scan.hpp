@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pre-scan: feinterp's own reading of an MSH 2.2 or 4.1 file (ASCII or binary), before Gmsh sees
 // it. It is the source of load_msh's error messages (file, section, line or byte offset, what was
 // found and what was expected) and the first of two defences: the file reaches Gmsh only if every

@@ -1,13 +1,15 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MshWriter: MSH 4.1 or 2.2, ASCII or binary, written by feinterp into an AtomicFile, section by
 // section, straight from the caller's arrays. Gmsh 4.8.4's own writer is not used for outputs any
 // more: it ignores write errors (a full disk gave a truncated file and exit 0), crashed on legal tags
 // (2147483647) and allocated by the largest tag (2.4 GB for one element tag of 1e8). Here memory is
 // the writer's 1 MiB buffer, whatever the tags, and every write is checked (atomic_file.hpp).
 //
-// What is written is what Gmsh 4.8's readers (and load_msh's pre-scan) expect: for 4.1, $Entities with
-// one discrete entity (tag 1, no physical groups) per dimension used, $Nodes in one block on the
-// entity of the mesh's dimension, $Elements in one block per element type; for 2.2, $Nodes and
-// $Elements with two tags (physical 0, elementary 1); then the views ($NodeData, $ElementData,
+// What is written is what Gmsh 4.8's readers (and load_msh's pre-scan) expect: $PhysicalNames for the
+// named physical groups; for 4.1, $Entities with the caller's discrete entities (each with its physical
+// group, if any), $Nodes in one block on an entity of the mesh's dimension, $Elements in one block per
+// (element type, entity); for 2.2, $Nodes and $Elements with two tags (physical, elementary); then the
+// views ($NodeData, $ElementData,
 // $ElementNodeData: one string tag, the name; one real tag, time 0; three integer tags: step 0,
 // components, count). Binary numbers are this machine's (little-endian) ints, size_t and doubles;
 // ASCII doubles are the shortest text that reads back to the same double.
@@ -30,15 +32,33 @@ class MshWriter {
   /// Writes $MeshFormat. `version` is 4.1 or 2.2.
   MshWriter(AtomicFile& file, double version, bool binary);
 
-  /// 4.1 only: one entity per dimension present in `dimensions` (0..3), with the bounding box
-  /// box = {xmin, ymin, zmin, xmax, ymax, zmax}.
-  void entities(const bool dimensions[4], const double box[6]);
-  /// All nodes, on the entity of dimension `dimension` (4.1).
-  void nodes(int dimension, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates);
+  /// A discrete entity of $Entities (4.1) and the elementary/physical tags of its elements (2.2).
+  struct Entity {
+    int dimension = 0;
+    int tag = 1;
+    int physical_tag = 0;  ///< 0: none
+  };
+  /// 4.1 only: the entities, all with the bounding box box = {xmin, ymin, zmin, xmax, ymax, zmax}.
+  void entities(const std::vector<Entity>& entities, const double box[6]);
+  /// $PhysicalNames: (dimension, tag, name) of the named physical groups; nothing when empty.
+  struct PhysicalName {
+    int dimension = 0;
+    int tag = 0;
+    std::string name;
+  };
+  void physical_names(const std::vector<PhysicalName>& names);
+  /// All nodes, on the entity (`dimension`, `entity_tag`) (4.1),
+  /// and after them the `extra` nodes (a point cloud), tagged extra_first_tag, extra_first_tag + 1, ...
+  struct NodeRange {
+    const double* coordinates = nullptr;  ///< x[i*3 + k]
+    std::size_t count = 0;
+  };
+  void nodes(int dimension, int entity_tag, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates,
+             const std::vector<NodeRange>& extra = {}, std::size_t extra_first_tag = 0);
 
   /// $Elements: begin with the total count and the number of blocks (types), then one block per type.
   void begin_elements(std::size_t blocks, std::size_t elements, std::size_t min_tag, std::size_t max_tag);
-  void element_block(int dimension, int gmsh_type, std::size_t count, int nodes_per_element);
+  void element_block(const Entity& entity, int gmsh_type, std::size_t count, int nodes_per_element);
   /// One element of the current block: its tag and node tags.
   void element(std::size_t tag, const std::size_t* node_tags);
   void end_elements();
@@ -60,6 +80,7 @@ class MshWriter {
   AtomicFile& file_;
   bool v41_, binary_;
   int block_nodes_ = 0, block_type_ = 0, view_components_ = 0;
+  Entity block_entity_;
   View view_ = View::node_data;
   const char* view_section_ = "";
 };

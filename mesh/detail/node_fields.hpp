@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The nodal fields of a loaded mesh, made from the $NodeData sections the pre-scan read (Gmsh is never
 // given views: their step, component and tag headers crashed its reader, and it kept them in arrays
 // indexed by the largest tag). Semantics, as Gmsh's views had them:

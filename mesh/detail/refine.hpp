@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Uniform refinement of a first-order mesh, in feinterp's own arrays: lines into 2, triangles and
 // quadrilaterals into 4, tetrahedra and hexahedra into 8. Gmsh 4.8.4's gmsh::model::mesh::refine takes ~5 s to go
 // from 250k to 1M triangles (and 5.5 s from 155k to 1.2M tetrahedra), measured on one core, far

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sandbox: runs a function in a child process that is forked, never exec'd (a library must not depend
 // on finding a helper program at run time), with limited resources and filtered system calls, and
 // reads what the function writes to a pipe. load_msh runs Gmsh's reader in one (mesh/load.cpp).

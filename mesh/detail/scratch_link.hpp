@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ScratchLink: the name under which Gmsh reads a file that feinterp already opened: a private (0700)
 // directory in $TMPDIR (else /tmp) holding one symbolic link, input.msh -> /proc/self/fd/N. Gmsh is
 // given a path, not a descriptor; this path can only lead to descriptor N of the process that opens

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SealedFile: a mesh file opened once and copied into a sealed memory file (memfd), so that the bytes
 // the pre-scan checks are exactly the bytes Gmsh later reads. Giving Gmsh the path again let a file
 // swapped in between be read as a .geo script (`System "cmd";` ran in 56 of 150 tries); even an open

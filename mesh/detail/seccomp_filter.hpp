@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The system calls a sandboxed reader may make (detail/sandbox.hpp), as a seccomp filter built with
 // libseccomp (Debian's libseccomp-dev: it resolves syscall names per architecture and closes the x32
 // and 32-bit entry points on x86-64, which a hand-written BPF program must get right by itself).

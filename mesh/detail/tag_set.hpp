@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TagSet: the node or element tags of a file, as the pre-scan collects them: does a tag exist, and
 // which tag appears twice. Tags are 1 .. 2^31 - 1 (checked before they get here: Gmsh 4.8 looks them
 // up as int), kept as 4 bytes each while a section is read. seal() then keeps a bitmap when the tags

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Running the feinterp binary from tests: arguments in, exit status, stdout and stderr out; plus a
 // temporary directory and a minimal reader for the numbers of its --json output.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The feinterp command, run as a user runs it: bad inputs end with exit status != 0 and exactly one
 // line "feinterp: error: ..." that names the problem; outputs are written whole or not at all; the
 // demo passes on the CPU; info and interpolate report correct numbers (a linear field's gradient is
@@ -179,9 +180,10 @@ TEST(Cli, SuccessfulWritesReplaceOlderFiles) {
   EXPECT_EQ(rows, std::size_t(mesh.element_count()) * 9u);
   EXPECT_LT(worst, 1e-12);
 
-  // The MSH: a mesh Gmsh reads back, with the field as a NodeData view.
+  // The MSH: a mesh Gmsh reads back, with the field as a NodeData view; its nodes are the mesh's and one
+  // per quadrature point (the point views' nodes, where the field's view holds the interpolated values).
   const Mesh written = load_msh(dir / "out.msh");
-  EXPECT_EQ(written.node_count(), mesh.node_count());
+  EXPECT_EQ(written.node_count(), mesh.node_count() + mesh.element_count() * 9);
   ASSERT_EQ(written.fields.size(), 1u);
   EXPECT_EQ(written.fields[0].name, "1+2*x+3*y");
 }

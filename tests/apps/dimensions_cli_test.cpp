@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The feinterp command on meshes whose elements are of lower dimension than their space: tilted planar
 // surfaces, the surface of a sphere, a circle of lines, a 3D mesh with its boundary faces and edges;
 // and the orientation policy as a user meets it: mirrored elements counted, a tangled element named by

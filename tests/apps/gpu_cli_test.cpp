@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The feinterp command on the GPU: the demo passes, and interpolate gives the CPU's numbers. Skipped,
 // with the reason, without a usable device or in a build without CUDA.
 #include <gtest/gtest.h>

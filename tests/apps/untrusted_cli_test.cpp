@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // feinterp on untrusted input (issue 10), run as a user runs it: every hostile file of
 // tests/support/hostile_msh.hpp ends with exit status 1 and one line "feinterp: error: cannot load
 // mesh 'FILE': section ..., line ...: ...; expected ..." while earlier outputs stay as they were and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GPU tests skip, visibly, where no CUDA device is usable (CI's machine has nvcc but no GPU).
 #pragma once
 

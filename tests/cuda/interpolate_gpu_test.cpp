@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GPU against CPU for every element type, component count, operation and space dimension (curves and
 // surfaces in 3D included); every elements_per_block gives identical results; partial last blocks; a
 // 1M-element block; rotation invariance; the orientation policy (mirrored elements computed, tangled,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the GPU test suite under compute-sanitizer's memcheck, racecheck and synccheck tools.
 #   tests/cuda/sanitize.sh BUILD_DIR [gtest filter]
 # Exit 77 (ctest: skipped) without a GPU or without compute-sanitizer. The 1M-element test is left

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Properties every Lagrange basis must have, checked on all 15 element types: Kronecker property at
 // the nodes, partition of unity, exact reproduction of the polynomial space (values and gradients),
 // and gradients consistent with finite differences of the values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Gmsh is the independent oracle of the element library: the reference nodes (coordinates and
 // order) and the Lagrange basis values and gradients must be Gmsh's own, for all 15 types.
 #include <gmsh.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // indices(): the dof layout, and the promise behind Gmsh-ordered connectivity: however an element's
 // vertices are labelled (any orientation-preserving relabelling), gathering through its connectivity
 // yields the same geometry and the same interpolated fields.

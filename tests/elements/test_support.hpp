@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers shared by the element-library tests: random reference points, the monomials an element of
 // order p reproduces, and a seed printed on failure.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Quadrature rules checked against exact integrals of every monomial up to each rule's reported degree,
 // on every shape and every degree the library offers.
 #include <gtest/gtest.h>

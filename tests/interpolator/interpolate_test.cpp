@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Interpolation through the front door against exact answers: polynomial fields the elements
 // reproduce, on meshes of randomly perturbed (curved) elements, affine elements and a quadratic-curved
 // p = 2 mesh; every output poisoned with NaN first and every entry checked. Plus threads, the

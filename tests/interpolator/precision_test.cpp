@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // FP32 against FP64 through the front door, on the executor of this test executable (the CPU here, the
 // GPU in the `gpu` build of the same file), for every element type, space dimension, operation and
 // component count, on fresh random curved blocks and fields.

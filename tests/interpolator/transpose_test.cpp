@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The transposes (integration) through the front door, on conforming meshes (tests/support/
 // structured_mesh.hpp) and fresh random data: the adjoint identity <T f, u> = <f, F u> for every type,
 // transpose, target, weighting, C and precision; the assembled vector against the sum of the element

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // AtomicFile (mesh/atomic_file.hpp) and write_msh's use of it: an output is whole or absent; a full
 // disk, a planted symbolic link, a killed writer or an abandoned write leave the old file and nothing
 // else; and writing a mesh needs memory independent of its largest tag.

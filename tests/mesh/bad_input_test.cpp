@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every bad input gives a MeshError naming the file and the problem: no crash, nothing run, nothing
 // written, and the next good load still works (Gmsh 4.8.4's open lock must never stick).
 #include <gtest/gtest.h>

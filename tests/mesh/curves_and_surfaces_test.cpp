@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Elements in a space of higher dimension than their own, on meshes Gmsh makes: the surface of the unit
 // sphere (triangles and quadrilaterals, d = 2 < s = 3) and the unit circle (lines, d = 1 < s = 2),
 // at orders 1 to 3, with their high-order nodes on the exact geometry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // $NodeData views: scalar and vector fields aligned with contiguous node indices, and the errors for
 // incomplete views, wrong component counts and bad look-ups.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // generate_mesh: every type, near the target count, valid connectivity, positive Jacobians,
 // reproducible from the seed, node shuffling that changes numbering but not geometry, and the boundary
 // block and physical groups of GenerateOptions::boundary.

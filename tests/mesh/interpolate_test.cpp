@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Interpolating a polynomial field on a loaded mesh is exact: for each of the 15 types, a mesh of the
 // unit segment/square/cube is generated, written to binary MSH 4.1, loaded back, and a polynomial of
 // total degree p (exactly representable: the element maps are affine for lines and simplices and

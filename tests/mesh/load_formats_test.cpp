@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every supported element type, in all four MSH variants (2.2/4.1 x ASCII/binary), written by Gmsh
 // itself (not by feinterp), loads with the right nodes and the same connectivity as Gmsh's own
 // getElementsByType, mapped through node tags. Plus mixed tri/quad and tet/hex files.

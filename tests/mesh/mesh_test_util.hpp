@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers shared by the mesh tests: a temporary directory, small files, hand-written MSH 2.2 text.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The wire format between the reader process and load_msh (mesh/detail/mesh_wire.hpp): a Mesh travels
 // whole, warnings arrive in order, and a truncated or lying stream is a MeshError, never an allocation
 // of what a count claims.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pre-scan (mesh/detail/msh_scan.hpp) on its own, in memory: every hostile class of issue 10 is
 // refused with the section, the line or byte offset and what was expected; every real Gmsh file of the
 // corpus passes; positions, line limits, whole numbers and section order; and its memory does not

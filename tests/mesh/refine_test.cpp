@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detail::refine_uniformly (the fast path of generate_mesh for large targets): element counts,
 // conformity (boundary facets split exactly, no hanging nodes), orientation, no duplicate nodes.
 #include <gtest/gtest.h>

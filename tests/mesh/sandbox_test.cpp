@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The sandbox (mesh/detail/sandbox.hpp, seccomp_filter.hpp) on small functions that try what a reader
 // taken over by a hostile file would try: run a program, create a process, open a socket, write or
 // delete a file, signal the caller, lift its limits, exhaust memory, CPU, time or output, crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // load_msh on untrusted files (issue 10): every hostile class is a MeshError that names the file, the
 // section and the line or byte offset, and afterwards nothing ran, nothing leaked (descriptors, child
 // processes, scratch directories) and no file changed; Gmsh's own crashes and exhaustion, with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // write_msh: the file opens back in Gmsh (read through the SDK), with NodeData, ElementNodeData and
 // ElementData views holding what was written; atomic replacement; nonexistent directories.
 #include <gmsh.h>

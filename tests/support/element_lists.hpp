@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: the element types the tests of curves and surfaces run on, from the library's list.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: running an operation through the front door (interpolator/interpolator.hpp) on the
 // executor a test executable is built for, host arrays in and out. The same test sources compile into a
 // CPU executable and a GPU one (label `gpu`): FEINTERP_TEST_EXECUTOR is "cpu" or "cuda".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small crafted MSH files, one per class of hostile input of issue 10 (each crashed, exhausted or
 // silently misled Gmsh 4.8.4's readers, or ran code), with what the error must say: the section, the
 // line (ASCII) or byte offset (binary) and what was expected. Shared by the loader's tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: what a process holds that a leak would grow: its open descriptors and its children.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: random element blocks and fields, drawn fresh each run (the seed is printed by
 // SCOPED_TRACE so that a failure can be replayed with FEINTERP_TEST_SEED).
 #pragma once

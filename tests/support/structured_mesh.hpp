@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: conforming meshes of the unit interval, square or cube (nodes shared between elements,
 // unlike random_block.hpp's independent elements), for every element type and order: M cells per axis,
 // split into 2 triangles per square or 6 tetrahedra per cube (Kuhn's subdivision, conforming), every

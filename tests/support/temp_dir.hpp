@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test support: a private temporary directory, removed with everything in it at the end of the test.
 #pragma once
 

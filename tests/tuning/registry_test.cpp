@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which table a launch uses (override, FEINTERP_TUNING_TABLE, embedded by device), and what the launch
 // module (backends/cuda/launch, the one place that decides elements_per_block) does with it: the entry,
 // the nearest Q scaled, the heuristic, each fallback with its one-time warning; thread safety; the

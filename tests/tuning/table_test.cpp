@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tuning-table format: parse/format round trip, every malformed line names its line, lookups.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The baseline: one element per thread block, the seed's naive port (seeds/004), kept as the
 // reference point of every benchmark and as the kernel that explains an error (a one-element rerun
 // recording each point's orientation). It follows the seed's structure on purpose: shape table in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The arguments every interpolation kernel takes, device pointers all, in the plan's precision Real
 // (double or float). One struct, passed by value, so the packed and baseline kernels and their
 // launchers share one signature.

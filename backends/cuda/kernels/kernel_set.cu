@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "kernel_set.hpp"
 
 #include "../../../elements/visit.hpp"

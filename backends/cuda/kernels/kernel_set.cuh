@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Definition of kernel_set<Element, Real>: included only by the kernels_<shape>_<precision>.cu files,
 // which instantiate it for their three orders (ten files, so that a 2-core build compiles them in
 // parallel).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // KernelSet: the compiled kernels for one (element type, operation, component count, space dimension,
 // precision), found at run time through a table (MFEM's qinterp does the same): the packed kernel is
 // specialised on the element, on C = 1..9 and, for physical gradients, on the space dimension S, so

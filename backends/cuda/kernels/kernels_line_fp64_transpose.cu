@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Instantiates the transpose kernels of the line in double (orders 1-3; transpose_kernel_set.cuh
 // lists what).
 #include "../../../elements/line.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Instantiates the kernels of the quadrilateral in double (orders 1-3, operations x C = 1..9, S = 2 and 3
 // for physical gradients of lines and 2D elements).
 #include "../../../elements/quadrilateral.hpp"

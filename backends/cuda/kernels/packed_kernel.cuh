@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The packed interpolation kernel: elements_per_block elements per thread block, one per threadIdx.z,
 // and threads_per_element threads along threadIdx.x, each computing whole quadrature points.
 //

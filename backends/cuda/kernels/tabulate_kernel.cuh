@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tabulation on the device, by the element's own __host__ __device__ code (the CPU backend runs the
 // same functions): one thread per point computes N_n(xi_q) and dN_n/dxi_d(xi_q) in double and stores
 // them in the plan's precision, in the kernels' [n][w][q] order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The packed transpose kernel: point data back to the nodes, the adjoint of packed_kernel.cuh's forward
 // operations, with the same packing (elements_per_block elements per block along threadIdx.z, a
 // persistent grid striding over groups) and the same connectivity pipeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How a packed launch is shaped: threads per element, elements per block, shared memory; and the one
 // place where elements_per_block is decided.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SharedLayout: where each array of the packed kernel lives in dynamic shared memory, in bytes. Computed
 // by the same function on the host (to size the launch and refuse what does not fit) and in the kernel
 // (to place its pointers), so the two can never disagree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU in use: whether there is one, and the properties the launch configuration depends on.
 #pragma once
 

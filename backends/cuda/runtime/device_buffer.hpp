@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DeviceBuffer<T>: RAII ownership of a cudaMalloc'd array. Move-only; freed on destruction.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA errors become exceptions that carry the CUDA error string and what was being done.
 #pragma once
 

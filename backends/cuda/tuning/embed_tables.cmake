@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Generates the C++ definition of feinterp::tuning::detail::embedded_table_texts() from the tables
 # TABLES ('|'-separated paths, possibly none), as raw string literals. Run at build time by
 # tuning/CMakeLists.txt:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The checked-in tables as text, compiled in: embed_tables.cmake generates the definition of
 // embedded_table_texts() from tables/*.txt (beside it) at build time, so the text files stay the one
 // source of truth. Internal to the CUDA backend: use registry.hpp's embedded_tuning_tables().

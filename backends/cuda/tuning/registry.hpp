@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which tuning table a launch uses. What the launch does with it (the entry, the nearest one, the
 // heuristic) is decided in one place, backends/cuda/launch/launch_config.cpp.
 //

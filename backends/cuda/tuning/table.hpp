@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // TuningTable: the measured best elements_per_block of the packed kernel, per configuration and
 // precision, for one GPU. One text file per GPU, checked in under backends/cuda/tuning/tables/ and
 // embedded into the library at build time (embed_tables.cmake); written by feinterp-sweep. Plain C++:

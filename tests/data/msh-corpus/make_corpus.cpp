@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes the seed corpus of real Gmsh 4.8.4 files (see README.md beside this file). Not part of the
 // build; run once, by hand:
 //   g++ -O1 make_corpus.cpp -lgmsh -o /tmp/make_corpus && /tmp/make_corpus tests/data/msh-corpus

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// --output FILE: the format is the file's extension, and an extension feinterp does not write is an
+// error before any work is done (it used to write MSH whatever the name, so out.vtu was a MSH file).
+#pragma once
+
+#include <string>
+
+namespace feinterp::app {
+
+enum class OutputFormat {
+  msh,  ///< Gmsh: the mesh, the nodal field, the results at the true quadrature points (msh_output.hpp)
+  vtu,  ///< ParaView/VTK: the mesh as Lagrange cells with the field, and FILE_points.vtu (vtu_output.hpp)
+  npy,  ///< NumPy: the results table, float64 (results_npy.hpp)
+  csv,  ///< the results table as CSV, as --csv writes it (results_csv.hpp)
+};
+
+/// The format of `path` from its extension (case-insensitive). Throws std::invalid_argument naming the
+/// extension and the ones expected.
+OutputFormat output_format(const std::string& path);
+
+}  // namespace feinterp::app

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The outputs of feinterp interpolate read back by the readers their users have, and compared with the
+// CSV of the same run (which is exact: the shortest text that reads back to each double):
+//   .msh  Gmsh's own API: the physical group survives, one point view per quantity over both blocks,
+//         each point's position and values equal to the CSV row's;
+//   .vtu  VTK's XML reader (ParaView's), through tests/apps/read_outputs.py: the mesh's cells in VTK's
+//         node order, the field at the nodes, the points file equal to the CSV;
+//   .npy  numpy.load, equal to the CSV;
+// and an unknown extension refused with one line and nothing written.
+#include <gmsh.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <feinterp/mesh/generate.hpp>
+#include <feinterp/mesh/write.hpp>
+
+#include "../support/temp_dir.hpp"
+#include "cli_support.hpp"
+
+using namespace feinterp;
+using namespace feinterp::test;
+
+namespace {
+
+const char* const formula = "1+2*x+3*y-z";
+
+// A generated box mesh of `type` with the field 1 + 2x + 3y - z (read from the file by --field too).
+Mesh box_mesh(const std::string& path, ElementType type, offset_t elements) {
+  GenerateOptions options;
+  options.type = type;
+  options.target_elements = elements;
+  options.seed = 5;
+  Mesh mesh = generate_mesh(options);
+  write_msh(path, mesh);
+  return mesh;
+}
+
+std::vector<std::vector<double>> csv_rows(const std::string& path, std::vector<std::string>& header) {
+  std::istringstream csv(read_text(path));
+  std::string line;
+  std::getline(csv, line);
+  std::istringstream names(line);
+  for (std::string name; std::getline(names, name, ',');) header.push_back(name);
+  std::vector<std::vector<double>> rows;
+  while (std::getline(csv, line)) {
+    std::vector<double> row;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(cell.empty() ? NAN : std::stod(cell));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+int python_reader(const std::vector<std::string>& arguments) {
+  std::string command = shell_quote(FEINTERP_PYTHON) + " " + shell_quote(FEINTERP_READ_OUTPUTS);
+  for (const std::string& a : arguments) command += " " + shell_quote(a);
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+// A unit cube of tetrahedra (p2) with a named physical volume, meshed by Gmsh as a user's would be.
+TEST(Outputs, MshPointViewsReadBackByGmsh) {
+  TempDir dir;
+  gmsh::initialize();
+  gmsh::option::setNumber("General.Terminal", 0);
+  gmsh::model::add("cube");
+  gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
+  gmsh::model::occ::synchronize();
+  gmsh::model::addPhysicalGroup(3, {1}, 7);
+  gmsh::model::setPhysicalName(3, 7, "body");
+  gmsh::option::setNumber("Mesh.MeshSizeMax", 0.4);
+  gmsh::model::mesh::generate(3);
+  gmsh::model::mesh::setOrder(2);
+  gmsh::write(dir / "cube.msh");
+  gmsh::clear();
+
+  const Result run = run_feinterp({"interpolate", dir / "cube.msh", "--expr", formula, "--output", dir / "out.msh",
+                                   "--csv", dir / "out.csv"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<std::string> header;
+  const std::vector<std::vector<double>> rows = csv_rows(dir / "out.csv", header);
+  ASSERT_FALSE(rows.empty());
+
+  gmsh::open(dir / "out.msh");
+  gmsh::vectorpair groups;
+  gmsh::model::getPhysicalGroups(groups, 3);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].second, 7);
+  std::string name;
+  gmsh::model::getPhysicalName(3, 7, name);
+  EXPECT_EQ(name, "body");
+
+  // The point elements (type 15) and their nodes, in the order of the CSV's rows.
+  std::vector<std::size_t> point_elements, point_nodes;
+  gmsh::model::mesh::getElementsByType(15, point_elements, point_nodes);
+  ASSERT_EQ(point_elements.size(), rows.size());
+  std::vector<std::size_t> node_tags;
+  std::vector<double> coordinates, parametric;
+  gmsh::model::mesh::getNodes(node_tags, coordinates, parametric, -1, -1, true, false);
+  std::map<std::size_t, const double*> where;
+  for (std::size_t i = 0; i < node_tags.size(); ++i) where[node_tags[i]] = &coordinates[3 * i];
+  std::map<std::size_t, std::size_t> row_of;  // point element tag -> CSV row
+  for (std::size_t i = 0; i < point_elements.size(); ++i) {
+    row_of[point_elements[i]] = i;
+    const double* x = where.at(point_nodes[i]);
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(x[k], rows[i][std::size_t(3 + k)]) << "point " << i;
+  }
+
+  // One view per quantity: the nodal field, then values, reference gradients, physical gradients, det J.
+  std::vector<int> views;
+  gmsh::view::getTags(views);
+  ASSERT_EQ(views.size(), 5u);
+  std::map<std::string, std::size_t> column;
+  for (std::size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+  const struct {
+    std::string name;
+    std::vector<std::string> columns;  // the CSV columns of each point's values, then zeros (padding)
+    int components;
+  } expected[] = {{std::string(formula) + " values", {"u"}, 1},
+                  {std::string(formula) + " reference gradients", {"du/dxi", "du/deta", "du/dzeta"}, 3},
+                  {std::string(formula) + " physical gradients", {"du/dx", "du/dy", "du/dz"}, 3},
+                  {"det J", {"detj"}, 1}};
+  for (std::size_t v = 0; v < 4; ++v) {
+    const int index = gmsh::view::getIndex(views[v + 1]);
+    std::string view_name;
+    gmsh::option::getString("View[" + std::to_string(index) + "].Name", view_name);
+    EXPECT_EQ(view_name, expected[v].name);
+    std::string type;
+    std::vector<std::size_t> tags;
+    std::vector<std::vector<double>> data;
+    double time = 0;
+    int components = 0;
+    gmsh::view::getModelData(views[v + 1], 0, type, tags, data, time, components);
+    EXPECT_EQ(type, "ElementNodeData");
+    EXPECT_EQ(components, expected[v].components);
+    ASSERT_EQ(tags.size(), rows.size());
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      const std::vector<double>& row = rows[row_of.at(tags[i])];
+      ASSERT_EQ(data[i].size(), std::size_t(components));
+      for (std::size_t c = 0; c < expected[v].columns.size(); ++c)
+        ASSERT_EQ(data[i][c], row[column.at(expected[v].columns[c])]) << view_name << ", point " << i;
+    }
+  }
+  gmsh::finalize();
+}
+
+TEST(Outputs, VtuReadBackByVtkAsLagrangeCells) {
+  const struct {
+    ElementType type;
+    int vtk_type;
+  } cases[] = {{{Shape::triangle, 1}, 5},      {{Shape::triangle, 3}, 69},    {{Shape::quadrilateral, 3}, 70},
+               {{Shape::tetrahedron, 2}, 71}, {{Shape::tetrahedron, 3}, 71}, {{Shape::hexahedron, 2}, 72},
+               {{Shape::hexahedron, 3}, 72},  {{Shape::line, 3}, 68}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(to_string(c.type));
+    TempDir dir;
+    box_mesh(dir / "mesh.msh", c.type, 60);
+    const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--output", dir / "out.vtu",
+                                     "--csv", dir / "out.csv"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const int status = python_reader({"vtu", dir / "out.vtu", dir / "out_points.vtu", dir / "out.csv",
+                                      std::to_string(c.vtk_type)});
+    if (status == 77) GTEST_SKIP() << "VTK's Python module (python3-vtk9) is missing";
+    ASSERT_EQ(status, 0);
+  }
+}
+
+TEST(Outputs, NpyReadBackByNumpy) {
+  TempDir dir;
+  // Two blocks of different reference dimensions: the triangles' missing zeta direction is NaN.
+  box_mesh(dir / "mesh.msh", {Shape::tetrahedron, 2}, 300);
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--all-dimensions",
+                                   "--output", dir / "out.npy", "--csv", dir / "out.csv"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const int status = python_reader({"npy", dir / "out.npy", dir / "out.csv"});
+  if (status == 77) GTEST_SKIP() << "NumPy (python3-numpy) is missing";
+  ASSERT_EQ(status, 0);
+}
+
+TEST(Outputs, UnknownExtensionIsRefusedBeforeAnyWork) {
+  TempDir dir;
+  box_mesh(dir / "mesh.msh", {Shape::triangle, 1}, 50);
+  for (const std::string name : {"out.vtk", "out", "out.MSH.txt"}) {
+    const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--output", dir / name});
+    EXPECT_NE(run.status, 0);
+    EXPECT_NE(run.err.find("feinterp: error: --output"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("expected .msh (Gmsh), .vtu (ParaView, VTK)"), std::string::npos) << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  }
+  EXPECT_EQ(dir.files(), std::vector<std::string>{"mesh.msh"});
+}

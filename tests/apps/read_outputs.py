@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Reads feinterp's .vtu and .npy outputs back with the readers their users have, and compares them with
+the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
+
+  read_outputs.py vtu OUT.vtu OUT_points.vtu OUT.csv CELL_TYPE   VTK's XML reader (ParaView's)
+  read_outputs.py npy OUT.npy OUT.csv                            numpy.load
+
+The field must be 1 + 2x + 3y - z. Exit status: 0 passed, 1 failed (with what), 77 the reader's Python
+module is missing (the test then skips).
+"""
+import csv
+import math
+import sys
+
+
+def fail(message):
+    print("read_outputs: " + message)
+    sys.exit(1)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], [[float(x) if x != "" else math.nan for x in row] for row in rows[1:]]
+
+
+def check_vtu(grid_path, points_path, csv_path, cell_type):
+    try:
+        import numpy as np
+        import vtk
+        from vtk.util.numpy_support import vtk_to_numpy
+    except ImportError as e:
+        print("read_outputs: SKIPPED: VTK's Python module is missing (Debian: python3-vtk9): %s" % e)
+        sys.exit(77)
+
+    def read(path):
+        reader = vtk.vtkXMLUnstructuredGridReader()
+        reader.SetFileName(path)
+        reader.Update()
+        if reader.GetErrorCode() != 0:
+            fail("%s: VTK's reader reports error %d" % (path, reader.GetErrorCode()))
+        return reader.GetOutput()
+
+    grid = read(grid_path)
+    if grid.GetNumberOfCells() == 0:
+        fail("%s: no cells" % grid_path)
+    points = vtk_to_numpy(grid.GetPoints().GetData())
+    field = vtk_to_numpy(grid.GetPointData().GetArray("1+2*x+3*y-z"))
+    expected = 1 + 2 * points[:, 0] + 3 * points[:, 1] - points[:, 2]
+    if np.abs(field - expected).max() > 1e-12:
+        fail("the nodal field differs from 1+2x+3y-z by %g" % np.abs(field - expected).max())
+    # Node order: every cell is straight-sided (a generated box), so each of its nodes is the image of
+    # VTK's own parametric point for that node under the map of the cell's vertices: affine for
+    # simplices, multilinear for quadrilaterals and hexahedra. A node in the wrong place breaks it.
+    corners = {68: [(0,), (1,)], 69: None, 70: [(0, 0), (1, 0), (1, 1), (0, 1)], 71: None,
+               72: [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]}
+    corners[3], corners[9], corners[12] = corners[68], corners[70], corners[72]
+    worst = 0.0
+    for c in range(grid.GetNumberOfCells()):
+        cell = grid.GetCell(c)
+        if cell.GetCellType() != cell_type:
+            fail("cell %d has VTK type %d, expected %d" % (c, cell.GetCellType(), cell_type))
+        n = cell.GetNumberOfPoints()
+        pcoords = cell.GetParametricCoords()
+        x = np.array([grid.GetPoint(cell.GetPointId(i)) for i in range(n)])
+        for i in range(n):
+            u = pcoords[3 * i:3 * i + 3]
+            if corners.get(cell_type) is None:  # simplex: affine
+                dim = {69: 2, 71: 3, 5: 2, 10: 3}[cell_type]
+                y = x[0] + sum(u[k] * (x[k + 1] - x[0]) for k in range(dim))
+            else:
+                y = np.zeros(3)
+                for k, corner in enumerate(corners[cell_type]):
+                    w = 1.0
+                    for a, bit in enumerate(corner):
+                        w *= u[a] if bit else 1 - u[a]
+                    y += w * x[k]
+            worst = max(worst, float(np.abs(y - x[i]).max()))
+    if worst > 1e-9:
+        fail("a node is %g away from where VTK's node order puts it" % worst)
+
+    cloud = read(points_path)
+    header, rows = read_csv(csv_path)
+    table = np.array(rows)
+    if cloud.GetNumberOfPoints() != len(rows):
+        fail("%d points, the CSV has %d rows" % (cloud.GetNumberOfPoints(), len(rows)))
+    xyz = vtk_to_numpy(cloud.GetPoints().GetData())
+    if not np.array_equal(xyz, table[:, 3:6]):
+        fail("the points differ from the CSV's x, y, z")
+    column = {name: i for i, name in enumerate(header)}
+    for array, names in [("1+2*x+3*y-z values", ["u"]), ("det J", ["detj"]),
+                         ("1+2*x+3*y-z physical gradients", [n for n in header if n.startswith("du/d") and n[4:] in "xyz"])]:
+        data = vtk_to_numpy(cloud.GetPointData().GetArray(array)).reshape(len(rows), -1)
+        if not np.array_equal(data, table[:, [column[n] for n in names]]):
+            fail("'%s' differs from the CSV" % array)
+    print("read_outputs: %s (%d cells) and %s (%d points) match the CSV" %
+          (grid_path, grid.GetNumberOfCells(), points_path, cloud.GetNumberOfPoints()))
+
+
+def check_npy(npy_path, csv_path):
+    try:
+        import numpy as np
+    except ImportError as e:
+        print("read_outputs: SKIPPED: NumPy is missing (Debian: python3-numpy): %s" % e)
+        sys.exit(77)
+    array = np.load(npy_path)
+    header, rows = read_csv(csv_path)
+    table = np.array(rows)
+    if array.dtype != np.float64 or array.shape != table.shape:
+        fail("%s: %s %s, expected float64 %s" % (npy_path, array.dtype, array.shape, table.shape))
+    if not np.array_equal(array, table, equal_nan=True):
+        fail("%s differs from the CSV" % npy_path)
+    print("read_outputs: %s (%d x %d) matches the CSV" % (npy_path, array.shape[0], array.shape[1]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "vtu":
+        check_vtu(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "npy":
+        check_npy(sys.argv[2], sys.argv[3])
+    else:
+        print(__doc__)
+        sys.exit(2)
