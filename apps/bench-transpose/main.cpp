@@ -22,6 +22,7 @@
 #include <feinterp/mesh/atomic_file.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/benchmark_run.hpp"
 #include "../common/build_info.hpp"
 #include "../common/selection.hpp"
 
@@ -61,26 +62,19 @@ int main(int argc, char** argv) {
   selection.shape_names = {"triangle", "quadrilateral", "tetrahedron", "hexahedron"};
   selection.operation_names = {"reference_gradients_transpose"};
   selection.add_options(app);
-  std::string csv_path;
-  int repeats = 20, warmup = 3;
-  app.add_option("--repeats", repeats, "timed launches per way (median reported)")->check(CLI::Range(1, 10000));
-  app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
-  app.add_option("--csv", csv_path, "write the table as CSV to this file");
-  app.set_version_flag("--version", feinterp::app::version_text("feinterp-bench-transpose"));
+  tuning::BenchmarkRun run{"feinterp-bench-transpose"};
+  run.add_options(app);
   CLI11_PARSE(app, argc, argv);
-  tuning::set_tuning_warning_handler([](const std::string& message) {
-    std::fprintf(stderr, "feinterp-bench-transpose: warning: %s\n", message.c_str());
-  });
+  int& repeats = run.repeats;
+  const int warmup = run.warmup;
+  const std::string& csv_path = run.csv_path;
   try {
     selection.finish(repeats);
     for (Operation op : selection.operations)
       if (!is_transpose(op))
         throw std::invalid_argument(std::string(operation_name(op)) + " is not a transpose (feinterp-bench times forward operations)");
-    if (!cuda::cuda_available()) throw std::runtime_error(cuda::cuda_unavailable_reason());
+    const double copy = run.start();
     const cuda::DeviceInfo& device = cuda::current_device();
-    const double copy = tuning::copy_bandwidth_gbs();
-    std::fprintf(stderr, "%s (sm_%d%d): device copy bandwidth %.0f GB/s (read + write, 1 GiB buffers)\n",
-                 device.name.c_str(), device.major, device.minor, copy);
 
     std::vector<Row> rows;
     for (ElementType type : selection.types) {

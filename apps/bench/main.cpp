@@ -22,6 +22,7 @@
 #include <feinterp/mesh/generate.hpp>
 
 #include "../common/benchmark_case.hpp"
+#include "../common/benchmark_run.hpp"
 #include "../common/build_info.hpp"
 #include "../common/selection.hpp"
 
@@ -49,24 +50,16 @@ int main(int argc, char** argv) {
   CLI::App app{"feinterp-bench: packed kernel vs one-element-per-block baseline, against copy bandwidth"};
   tuning::Selection selection;
   selection.add_options(app);
-  std::string csv_path;
-  int repeats = 20, warmup = 3;
-  app.add_option("--repeats", repeats, "timed launches per kernel (median reported)")->check(CLI::Range(1, 10000));
-  app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
-  app.add_option("--csv", csv_path, "write the table as CSV to this file");
-  app.set_version_flag("--version", feinterp::app::version_text("feinterp-bench"));
+  tuning::BenchmarkRun run{"feinterp-bench"};
+  run.add_options(app);
   CLI11_PARSE(app, argc, argv);
-  // The library never prints: its one-time tuning warnings (no table for this GPU, no entry for a
-  // configuration, an entry that does not fit) come here.
-  tuning::set_tuning_warning_handler(
-      [](const std::string& message) { std::fprintf(stderr, "feinterp-bench: warning: %s\n", message.c_str()); });
+  int& repeats = run.repeats;
+  const int warmup = run.warmup;
+  const std::string& csv_path = run.csv_path;
   try {
     selection.finish(repeats);
-    if (!cuda::cuda_available()) throw std::runtime_error(cuda::cuda_unavailable_reason());
+    const double copy = run.start();
     const cuda::DeviceInfo& device = cuda::current_device();
-    const double copy = tuning::copy_bandwidth_gbs();
-    std::fprintf(stderr, "%s (sm_%d%d): device copy bandwidth %.0f GB/s (read + write, 1 GiB buffers)\n",
-                 device.name.c_str(), device.major, device.minor, copy);
 
     std::vector<Row> rows;
     for (ElementType type : selection.types) {

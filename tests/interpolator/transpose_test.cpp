@@ -135,20 +135,29 @@ void check_adjoint(const RandomBlock& mesh, int C, std::mt19937_64& rng) {
       }
 }
 
-class Transpose : public ::testing::TestWithParam<ElementType> {};
+int cells_for(ElementType type) { return dimension(type.shape) == 3 ? 2 : dimension(type.shape) == 2 ? 3 : 5; }
+
+// Each test draws a fresh seed (named in every failure, FEINTERP_TEST_SEED replays it) and a conforming
+// mesh of the parameter's type.
+class Transpose : public ::testing::TestWithParam<ElementType> {
+ protected:
+  const unsigned seed = test::test_seed();
+  const ::testing::ScopedTrace trace{__FILE__, __LINE__, "seed " + std::to_string(seed)};
+  std::mt19937_64 rng{seed};
+  /// `refinement` times the default cells per axis; interior nodes moved by `perturbation` of the spacing.
+  RandomBlock mesh(double perturbation = 0.05, int refinement = 1) {
+    return test::structured_block(GetParam(), refinement * cells_for(GetParam()), perturbation, rng);
+  }
+  PointSet rule() const { return quadrature_rule(GetParam().shape, 2 * GetParam().order); }
+};
 
 std::string name_of(const ::testing::TestParamInfo<ElementType>& info) { return test::type_test_name(info.param); }
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, Transpose, ::testing::ValuesIn(all_element_types), name_of);
 
-int cells_for(ElementType type) { return dimension(type.shape) == 3 ? 2 : dimension(type.shape) == 2 ? 3 : 5; }
-
 TEST_P(Transpose, AdjointIdentity) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng);
+  const RandomBlock mesh = this->mesh();
   const int S = mesh.space_dimension;
   for (int C : {1, S, 9}) {
     check_adjoint<double>(mesh, C, rng);
@@ -156,18 +165,15 @@ TEST_P(Transpose, AdjointIdentity) {
   }
 }
 
-class TransposeIn3D : public ::testing::TestWithParam<ElementType> {};
+class TransposeIn3D : public Transpose {};
 
 INSTANTIATE_TEST_SUITE_P(CurvesAndSurfaces, TransposeIn3D, ::testing::ValuesIn(test::curve_and_surface_types()), name_of);
 
 TEST_P(TransposeIn3D, AdjointIdentity) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
   const double t[3] = {0.3, -1.2, 2.0};
-  const RandomBlock mesh = test::rotated(test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng),
-                                         test::random_rotation(rng), t);
+  const RandomBlock planar = this->mesh();
+  const RandomBlock mesh = test::rotated(planar, test::random_rotation(rng), t);
   check_adjoint<double>(mesh, 3, rng);
   check_adjoint<float>(mesh, 1, rng);
 }
@@ -175,10 +181,7 @@ TEST_P(TransposeIn3D, AdjointIdentity) {
 // The assembled vector is the sum of the element vectors: same contributions, another order.
 TEST_P(Transpose, NodesAreTheSumOfElementVectors) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng);
+  const RandomBlock mesh = this->mesh();
   const PointSet points = quadrature_rule(mesh.type.shape, 2 * mesh.type.order);
   const TransposePlan<double> setup(mesh, points);
   const int N = nodes_per_element(mesh.type), C = 2;
@@ -204,10 +207,7 @@ TEST_P(Transpose, NodesAreTheSumOfElementVectors) {
 // weighted physical-gradient transpose against u = b . x gives the integral of a . b, a . b.
 TEST_P(Transpose, ExactIntegrals) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.0, rng);
+  RandomBlock mesh = this->mesh(0.0);
   const int D = dimension(mesh.type.shape);
   for (bool in_3d : {false, true}) {
     if (in_3d) {
@@ -257,11 +257,8 @@ TEST_P(Transpose, ExactIntegrals) {
 // accumulate adds to what the output holds; otherwise the output is overwritten.
 TEST_P(Transpose, AccumulateAdds) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng);
-  const TransposePlan<double> setup(mesh, quadrature_rule(mesh.type.shape, 2 * mesh.type.order));
+  const RandomBlock mesh = this->mesh();
+  const TransposePlan<double> setup(mesh, rule());
   const std::vector<double> f = random_values<double>(setup.plan.input_size(Operation::values_transpose, 3), rng);
   const std::vector<double> r = setup.transpose(Operation::values, f, 3);
   const std::vector<double> start = random_values<double>(r.size(), rng);
@@ -273,10 +270,7 @@ TEST_P(Transpose, AccumulateAdds) {
 // after run and for any elements_per_block; atomics agree with it to round-off.
 TEST_P(Transpose, Reproducible) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const RandomBlock mesh = test::structured_block(GetParam(), 2 * cells_for(GetParam()), 0.05, rng);
+  const RandomBlock mesh = this->mesh(0.05, 2);
   const PointSet points = quadrature_rule(mesh.type.shape, 2 * mesh.type.order);
   const int C = 3;
   const std::vector<double> g = random_values<double>(
@@ -313,11 +307,8 @@ TEST_P(Transpose, Reproducible) {
 // unit domain (affine elements: exact).
 TEST_P(Transpose, LaplacianIsTheFusedForwardAndTranspose) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const unsigned seed = test::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  const RandomBlock mesh = test::structured_block(GetParam(), cells_for(GetParam()), 0.05, rng);
-  const TransposePlan<double> setup(mesh, quadrature_rule(mesh.type.shape, 2 * mesh.type.order));
+  const RandomBlock mesh = this->mesh();
+  const TransposePlan<double> setup(mesh, rule());
   for (int C : {1, 3}) {
     for (TransposeTarget target : {TransposeTarget::nodes, TransposeTarget::element_vectors}) {
       SCOPED_TRACE("C = " + std::to_string(C) + (target == TransposeTarget::nodes ? ", nodes" : ", element vectors"));
@@ -354,8 +345,8 @@ TEST_P(Transpose, LaplacianIsTheFusedForwardAndTranspose) {
   for (double x : laplacian(std::vector<double>(u.size(), 1.0))) largest = std::max(largest, std::fabs(x));
   EXPECT_LE(largest, 1e-11) << "A 1 != 0";
   // Affine mesh of the unit domain: <A (a . x), b . x> = a . b (D = S here).
-  const RandomBlock affine = test::structured_block(GetParam(), cells_for(GetParam()), 0.0, rng);
-  const TransposePlan<double> exact(affine, quadrature_rule(affine.type.shape, 2 * affine.type.order));
+  const RandomBlock affine = this->mesh(0.0);
+  const TransposePlan<double> exact(affine, rule());
   const int S = affine.space_dimension, D = dimension(affine.type.shape);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};

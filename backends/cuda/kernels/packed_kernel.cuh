@@ -47,6 +47,7 @@
 #include "../../../fem/orientation.hpp"
 #include "../launch/shared_layout.hpp"
 #include "kernel_args.hpp"
+#include "packed_block.cuh"
 
 namespace feinterp::backends::cuda {
 
@@ -73,17 +74,11 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
   unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
 
-  const int thread = threadIdx.x + blockDim.x * threadIdx.z;
-  const int threads = blockDim.x * blockDim.z;
-  const int z = threadIdx.z;
+  const BlockThreads b = block_threads();
+  const int thread = b.thread, threads = b.threads, z = b.z;
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
-  // The store walks i = thread, thread + threads, ... and needs (element, r) = divmod(i, per_element):
-  // the stride is the same for every group, so the divisions by the run-time per_element are done
-  // once here instead of twice per stored value.
   constexpr int CR = C * R;
   const int per_element = Q * CR;
-  const int store_start_element = thread / per_element, store_start_r = thread - store_start_element * per_element;
-  const int store_step_elements = threads / per_element, store_step_r = threads - store_step_elements * per_element;
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
@@ -98,10 +93,8 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   auto fetch_connectivity = [&](offset_t group, node_index* target) {
     const offset_t first = group * elements_per_block;
     const offset_t remaining = args.elements - first;
-    const int count = (remaining < elements_per_block ? int(remaining) : elements_per_block) * N;
-    const node_index* source = args.connectivity + first * N;
-    for (int i = thread; i < count; i += threads) __pipeline_memcpy_async(target + i, source + i, sizeof(node_index));
-    __pipeline_commit();
+    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
+    copy_connectivity_async<N>(args.connectivity, nullptr, first, count, target, b);
   };
   int buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
@@ -205,16 +198,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
     // The next group's compute phase rewrites s_output only after two more barriers.
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    int element = store_start_element, r = store_start_r;  // i = element * per_element + r
-    for (int i = thread; i < here * per_element; i += threads) {
-      const int q = r / CR, cr = r - q * CR;  // CR is a constant: a multiply and a shift
-      out[i] = s_output[(element * CR + cr) * Qp + q];
-      element += store_step_elements;
-      r += store_step_r;
-      if (r >= per_element) {
-        r -= per_element;
-        ++element;
-      }
+    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
+    for (int i = thread; i < here * per_element; i += threads, walk.next()) {
+      const int q = walk.r / CR, cr = walk.r - q * CR;  // CR is a constant: a multiply and a shift
+      out[i] = s_output[(walk.element * CR + cr) * Qp + q];
     }
   }
 }

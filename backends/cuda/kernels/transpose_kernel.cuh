@@ -34,6 +34,7 @@
 #include "../../../fem/orientation.hpp"
 #include "../launch/shared_layout.hpp"
 #include "kernel_args.hpp"
+#include "packed_block.cuh"
 
 namespace feinterp::backends::cuda {
 
@@ -63,13 +64,10 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
   unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
 
-  const int thread = threadIdx.x + blockDim.x * threadIdx.z;
-  const int threads = blockDim.x * blockDim.z;
-  const int z = threadIdx.z;
+  const BlockThreads b = block_threads();
+  const int thread = b.thread, threads = b.threads, z = b.z;
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
   const int per_element = Q * CR;
-  const int load_start_element = thread / per_element, load_start_r = thread - load_start_element * per_element;
-  const int load_step_elements = threads / per_element, load_step_r = threads - load_step_elements * per_element;
   // The block's i-th element of this launch.
   auto element_of = [&](offset_t i) -> offset_t { return args.element_list ? __ldg(args.element_list + i) : i; };
 
@@ -80,17 +78,8 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   auto fetch_connectivity = [&](offset_t group, node_index* target) {
     const offset_t first = group * elements_per_block;
     const offset_t remaining = args.elements - first;
-    const int count = (remaining < elements_per_block ? int(remaining) : elements_per_block) * N;
-    if (!args.element_list) {
-      const node_index* source = args.connectivity + first * N;
-      for (int i = thread; i < count; i += threads) __pipeline_memcpy_async(target + i, source + i, sizeof(node_index));
-    } else {
-      for (int i = thread; i < count; i += threads) {
-        const int local = i / N, n = i - local * N;  // N is a constant
-        __pipeline_memcpy_async(target + i, args.connectivity + element_of(first + local) * N + n, sizeof(node_index));
-      }
-    }
-    __pipeline_commit();
+    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
+    copy_connectivity_async<N>(args.connectivity, args.element_list, first, count, target, b);
   };
   int buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
@@ -110,19 +99,13 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
         s_field[i] = __ldg(args.field + offset_t(connectivity[local_node]) * C + c);
       }
     } else {
-      int element = load_start_element, r = load_start_r;
+      RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
       const Real* run = args.field + first * per_element;  // the contiguous case
-      for (int i = thread; i < here * per_element; i += threads) {
-        const int q = r / CR, cr = r - q * CR;
-        const Real value = args.element_list ? __ldg(args.field + element_of(first + element) * per_element + r)
+      for (int i = thread; i < here * per_element; i += threads, walk.next()) {
+        const int q = walk.r / CR, cr = walk.r - q * CR;
+        const Real value = args.element_list ? __ldg(args.field + element_of(first + walk.element) * per_element + walk.r)
                                              : __ldg(run + i);
-        s_data[(element * CR + cr) * Qp + q] = value;
-        element += load_step_elements;
-        r += load_step_r;
-        if (r >= per_element) {
-          r -= per_element;
-          ++element;
-        }
+        s_data[(walk.element * CR + cr) * Qp + q] = value;
       }
     }
     if constexpr (Geometric) {

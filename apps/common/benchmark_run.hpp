@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What the GPU benchmarks share around their measurements: the options (--repeats, --warmup, --csv,
+// --version), the library's one-time tuning warnings sent to stderr (the library never prints), and the
+// device with its copy bandwidth, measured in the same run as the yardstick of every ratio.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/backends/cuda/tuning/registry.hpp>
+
+#include "benchmark_case.hpp"
+#include "build_info.hpp"
+
+namespace feinterp::tuning {
+
+struct BenchmarkRun {
+  std::string program;
+  int repeats = 20, warmup = 3;
+  std::string csv_path;
+
+  void add_options(CLI::App& app) {
+    app.add_option("--repeats", repeats, "timed launches (median reported)")->check(CLI::Range(1, 10000));
+    app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
+    app.add_option("--csv", csv_path, "write the table as CSV to this file");
+    app.set_version_flag("--version", feinterp::app::version_text(program));
+  }
+
+  /// After parsing: routes the tuning warnings to stderr, and returns the device's copy bandwidth (GB/s),
+  /// printed with the device. Throws std::runtime_error without a usable device.
+  double start() const {
+    static std::string name;  // the handler outlives this object
+    name = program;
+    set_tuning_warning_handler(
+        [](const std::string& message) { std::fprintf(stderr, "%s: warning: %s\n", name.c_str(), message.c_str()); });
+    if (!backends::cuda::cuda_available()) throw std::runtime_error(backends::cuda::cuda_unavailable_reason());
+    const backends::cuda::DeviceInfo& device = backends::cuda::current_device();
+    const double copy = copy_bandwidth_gbs();
+    std::fprintf(stderr, "%s (sm_%d%d): device copy bandwidth %.0f GB/s (read + write, 1 GiB buffers)\n",
+                 device.name.c_str(), device.major, device.minor, copy);
+    return copy;
+  }
+};
+
+}  // namespace feinterp::tuning

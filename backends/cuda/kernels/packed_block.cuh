@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What the packed kernels (packed_kernel.cuh, transpose_kernel.cuh) share about a block that holds
+// elements_per_block elements along threadIdx.z: its threads numbered block-wide, the walk over a group's
+// contiguous run of per-element values, and the asynchronous copy of a group's connectivity.
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include "../../../core/config.hpp"
+
+namespace feinterp::backends::cuda {
+
+/// The calling thread in its block: `thread` in [0, threads), x fastest; `z` its element slot.
+struct BlockThreads {
+  int thread, threads, z;
+};
+
+__device__ __forceinline__ BlockThreads block_threads() {
+  return {int(threadIdx.x + blockDim.x * threadIdx.z), int(blockDim.x * blockDim.z), int(threadIdx.z)};
+}
+
+/// Thread `thread` visits i = thread, thread + threads, ... of a run of `per_element` values per
+/// element and needs (element, r) = divmod(i, per_element) at each: the stride is the same for every
+/// group, so the two divisions by the run-time per_element are done once, here, and each step is two
+/// additions and a compare (next()).
+struct RunWalk {
+  int element, r;                          ///< where the walk is
+  int step_elements, step_r, per_element;  ///< divmod(threads, per_element)
+  __device__ __forceinline__ RunWalk(int thread, int threads, int per_element_)
+      : element(thread / per_element_),
+        r(thread - (thread / per_element_) * per_element_),
+        step_elements(threads / per_element_),
+        step_r(threads - (threads / per_element_) * per_element_),
+        per_element(per_element_) {}
+  __device__ __forceinline__ void next() {
+    element += step_elements;
+    r += step_r;
+    if (r >= per_element) {
+      r -= per_element;
+      ++element;
+    }
+  }
+};
+
+/// Issues the asynchronous copy (cp.async, one commit) of the connectivity of the group of
+/// elements_per_block elements starting at launch index `first`, `count` of them, into `target`:
+/// one contiguous run, or, with an element list (a colour's launch), N indices per listed element.
+template <int N>
+__device__ __forceinline__ void copy_connectivity_async(const node_index* connectivity, const offset_t* element_list,
+                                                        offset_t first, int count, node_index* target,
+                                                        const BlockThreads& b) {
+  if (!element_list) {
+    const node_index* source = connectivity + first * N;
+    for (int i = b.thread; i < count * N; i += b.threads)
+      __pipeline_memcpy_async(target + i, source + i, sizeof(node_index));
+  } else {
+    for (int i = b.thread; i < count * N; i += b.threads) {
+      const int local = i / N, n = i - local * N;  // N is a constant
+      __pipeline_memcpy_async(target + i, connectivity + __ldg(element_list + first + local) * N + n, sizeof(node_index));
+    }
+  }
+  __pipeline_commit();
+}
+
+}  // namespace feinterp::backends::cuda
