@@ -62,6 +62,8 @@ Executor resolve_executor(Executor requested) {
   return usable ? Executor::cuda : Executor::cpu;
 }
 
+int cpu_thread_count(int threads) { return backends::cpu::resolve_threads(threads); }
+
 std::string describe_executor(Executor executor, int threads) {
 #if FEINTERP_HAS_CUDA
   if (executor == Executor::cuda) {
@@ -70,7 +72,7 @@ std::string describe_executor(Executor executor, int threads) {
   }
 #endif
   (void)executor;
-  const int count = backends::cpu::resolve_threads(threads);
+  const int count = cpu_thread_count(threads);
   return "CPU, " + std::to_string(count) + (count == 1 ? " thread" : " threads");
 }
 

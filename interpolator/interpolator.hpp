@@ -63,6 +63,9 @@ Executor resolve_executor(Executor requested);
 /// (affinity and cgroup quota). Throws std::invalid_argument for a bad count or environment value.
 std::string describe_executor(Executor executor, int threads = 0);
 
+/// The threads a CPU plan with InterpolatorOptions::threads = `threads` uses on a large block (as above).
+int cpu_thread_count(int threads = 0);
+
 struct InterpolatorOptions {
   Executor executor = Executor::automatic;
   /// cpu: threads per call; 0 for the default: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS (its first

@@ -27,6 +27,8 @@
 
 #include "commands.hpp"
 #include "interpolator.hpp"
+#include "../common/build_info.hpp"
+#include "json_schemas.hpp"
 #include "json_writer.hpp"
 #include "polynomial.hpp"
 #include "../common/progress.hpp"
@@ -163,7 +165,10 @@ void print_row(const PairResult& r) {
 
 void print_json(const DemoOptions& o, Device device, const std::vector<PairResult>& results, double worst) {
   JsonWriter json(std::cout);
-  json.begin_object().member("command", "demo").member("device", device_name(device)).member("device_name", describe(device, o.threads));
+  json.begin_object().member("schema", json_schema::demo).member("feinterp_version", version());
+  json.member("git_revision", git_revision()).member("command", "demo");
+  json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
+  if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
   json.member("components", o.components).member("target_elements", o.size).member("repeats", o.repeats);
   json.key("quadrature_degree");
   if (o.quadrature < 0)

@@ -75,7 +75,9 @@ std::string format_csv(const std::vector<Row>& rows) {
 }
 
 std::string format_json(const std::vector<Row>& rows, const std::string& device) {
-  std::string s = "{\n  \"device\": \"" + device + "\",\n  \"rows\": [\n";
+  // "schema": the name and version of this layout (the README's "JSON output"); the version goes up when a
+  // key is removed, renamed or changes its meaning or unit.
+  std::string s = "{\n  \"schema\": \"feinterp.poisson/1\",\n  \"device\": \"" + device + "\",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CaseResult& r = rows[i].result;
     s += format("    {\"element\": \"%s\", \"order\": %d, \"elements\": %lld, \"h\": %.6g, \"dofs\": %lld, "
