@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
+#include "../backends/cpu/default_threads.hpp"
 #include "../backends/cpu/plan.hpp"
 
 #if FEINTERP_HAS_CUDA
@@ -62,7 +62,9 @@ Executor resolve_executor(Executor requested) {
   return usable ? Executor::cuda : Executor::cpu;
 }
 
-std::string describe_executor(Executor executor) {
+int cpu_thread_count(int threads) { return backends::cpu::resolve_threads(threads); }
+
+std::string describe_executor(Executor executor, int threads) {
 #if FEINTERP_HAS_CUDA
   if (executor == Executor::cuda) {
     const backends::cuda::DeviceInfo& info = backends::cuda::current_device();
@@ -70,7 +72,8 @@ std::string describe_executor(Executor executor) {
   }
 #endif
   (void)executor;
-  return "CPU, " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads";
+  const int count = cpu_thread_count(threads);
+  return "CPU, " + std::to_string(count) + (count == 1 ? " thread" : " threads");
 }
 
 // ---- the plan --------------------------------------------------------------------------------------

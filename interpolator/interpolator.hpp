@@ -57,12 +57,21 @@ std::string cuda_unusable_reason();
 /// cpu or cuda: `automatic` resolved. Throws std::runtime_error for `cuda` when it is not usable.
 Executor resolve_executor(Executor requested);
 
-/// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads", for a resolved executor.
-std::string describe_executor(Executor executor);
+/// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads", for a resolved executor. For
+/// the CPU, the count a plan with InterpolatorOptions::threads = `threads` uses on a large block:
+/// `threads`, or for 0 FEINTERP_NUM_THREADS, OMP_NUM_THREADS, else the CPUs this process may use
+/// (affinity and cgroup quota). Throws std::invalid_argument for a bad count or environment value.
+std::string describe_executor(Executor executor, int threads = 0);
+
+/// The threads a CPU plan with InterpolatorOptions::threads = `threads` uses on a large block (as above).
+int cpu_thread_count(int threads = 0);
 
 struct InterpolatorOptions {
   Executor executor = Executor::automatic;
-  int threads = 0;                ///< cpu: threads per call, 0 for all hardware threads
+  /// cpu: threads per call; 0 for the default: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS (its first
+  /// entry), else the CPUs this process may use (affinity, cgroup v2 quota). A bad variable throws
+  /// std::invalid_argument when the plan is built. Blocks under 1024 elements per thread use fewer.
+  int threads = 0;
   void* cuda_stream = nullptr;    ///< cuda: the cudaStream_t of the plan's launches (null: the default stream)
   int elements_per_block = 0;     ///< cuda: 0 for the tuned choice (backends/cuda/launch)
   bool baseline_kernel = false;   ///< cuda: one element per block (the seed's kernel, for benchmarks)

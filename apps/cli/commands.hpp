@@ -20,6 +20,7 @@ struct DemoOptions {
   long long size = 5000;  // 15 meshes in ~6 s on 2 busy cores, ~4 s of it Gmsh (20000: 19 s, 10000: 7.5 s)
   int quadrature = -1;  ///< -1: degree 2p
   std::string device = "auto";
+  int threads = 0;  ///< cpu: 0 for the default (FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available)
   unsigned seed = 1;
   int repeats = 3;
   double tolerance = 1e-9;
@@ -36,6 +37,7 @@ struct InterpolateOptions {
   std::string points;   ///< "" (quadrature) or "nodes"
   bool values = false, reference_gradients = false, physical_gradients = false;
   std::string device = "auto";
+  int threads = 0;  ///< cpu: 0 for the default (FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available)
   std::string output, csv;
   bool all_dimensions = false;    ///< also the lower-dimensional blocks (boundary faces, curves)
   bool skip_unsupported = false;  ///< drop elements of unsupported types instead of failing

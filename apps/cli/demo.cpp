@@ -27,6 +27,8 @@
 
 #include "commands.hpp"
 #include "interpolator.hpp"
+#include "../common/build_info.hpp"
+#include "json_schemas.hpp"
 #include "json_writer.hpp"
 #include "polynomial.hpp"
 #include "../common/progress.hpp"
@@ -44,6 +46,10 @@ void add_demo_options(CLI::App& command, DemoOptions& o) {
   command.add_option("--quadrature", o.quadrature, "quadrature degree (default 2p)")->check(CLI::Range(0, 100));
   command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  command.add_option("--threads", o.threads,
+                     "CPU threads (default 0: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs this "
+                     "process may use)")
+      ->check(CLI::NonNegativeNumber);
   command.add_option("--seed", o.seed, "mesh and coefficient seed")->capture_default_str();
   command.add_option("--repeats", o.repeats, "runs per operation; the fastest is reported")->capture_default_str()->check(CLI::Range(1, 1000));
   command.add_option("--tolerance", o.tolerance, "largest relative error accepted")->capture_default_str()->check(CLI::PositiveNumber);
@@ -96,7 +102,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   for (offset_t n = 0; n < nodes; ++n) polynomial.evaluate(&mesh.coordinates[std::size_t(3 * n)], &field[std::size_t(n * C)], nullptr);
 
   // The geometry at the points, on the CPU: x_k(xi_q) and dx_k/dxi_d.
-  const feinterp::Interpolator<double> geometry(block, nodes, points, nullptr, {Executor::cpu});
+  const feinterp::Interpolator<double> geometry(block, nodes, points, nullptr, {Executor::cpu, o.threads});
   const FieldView coordinates{mesh.coordinates.data(), mesh.coordinates.size(), 3};
   std::vector<double> x(std::size_t(E * Q * 3)), dx(std::size_t(E * Q * 3 * D));
   geometry.apply(Operation::values, coordinates, {x.data(), x.size()});
@@ -125,7 +131,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
     }
   }
 
-  Interpolator interpolator(device, mesh.coordinates, {field.data(), field.size(), C});
+  Interpolator interpolator(device, mesh.coordinates, {field.data(), field.size(), C}, o.threads);
   interpolator.set_block(block, points);
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
   const std::vector<double>* exact[3] = {&exact_values, &exact_reference, &exact_physical};
@@ -140,7 +146,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
 
 void print_header(const DemoOptions& o, Device device) {
   std::printf("feinterp demo on %s: %d-component polynomial fields of degree p, quadrature degree %s, ~%lld elements per mesh\n",
-              describe(device).c_str(), o.components,
+              describe(device, o.threads).c_str(), o.components,
               o.quadrature < 0 ? "2p" : std::to_string(o.quadrature).c_str(), o.size);
   std::printf("times: fastest of %d runs of the %s alone; GB/s: minimal bytes (core/traffic.hpp) / time\n\n", o.repeats,
               device == Device::cuda ? "kernel" : "threaded CPU loop");
@@ -159,7 +165,10 @@ void print_row(const PairResult& r) {
 
 void print_json(const DemoOptions& o, Device device, const std::vector<PairResult>& results, double worst) {
   JsonWriter json(std::cout);
-  json.begin_object().member("command", "demo").member("device", device_name(device)).member("device_name", describe(device));
+  json.begin_object().member("schema", json_schema::demo).member("feinterp_version", version());
+  json.member("git_revision", git_revision()).member("command", "demo");
+  json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
+  if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
   json.member("components", o.components).member("target_elements", o.size).member("repeats", o.repeats);
   json.key("quadrature_degree");
   if (o.quadrature < 0)
@@ -196,6 +205,7 @@ int run_demo(const DemoOptions& o) {
       throw std::invalid_argument("--quadrature " + std::to_string(o.quadrature) + ": the highest degree for " +
                                   shape_name(type.shape) + " is " + std::to_string(max_quadrature_degree(type.shape)));
   const Device device = choose_device(o.device);
+  describe(device, o.threads);  // a bad --threads or thread variable fails now, before the first mesh
   if (!o.json) print_header(o, device);
 
   std::vector<PairResult> results;

@@ -16,6 +16,8 @@
 
 #include "column_range.hpp"
 #include "commands.hpp"
+#include "../common/build_info.hpp"
+#include "json_schemas.hpp"
 #include "json_writer.hpp"
 #include "../common/progress.hpp"
 
@@ -52,7 +54,9 @@ int run_info(const InfoOptions& o) {
 
   if (o.json) {
     JsonWriter json(std::cout);
-    json.begin_object().member("command", "info").member("mesh", o.mesh).member("dimension", mesh.dimension);
+    json.begin_object().member("schema", json_schema::info).member("feinterp_version", version());
+    json.member("git_revision", git_revision()).member("command", "info");
+    json.member("mesh", o.mesh).member("dimension", mesh.dimension);
     json.member("space_dimension", mesh.space_dimension);
     json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
     json.member("skipped_elements", (long long)mesh.skipped_elements);

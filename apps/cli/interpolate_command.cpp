@@ -24,6 +24,8 @@
 #include "expression_field.hpp"
 #include "finite_results.hpp"
 #include "interpolator.hpp"
+#include "../common/build_info.hpp"
+#include "json_schemas.hpp"
 #include "json_writer.hpp"
 #include "output_path.hpp"
 #include "../common/progress.hpp"
@@ -53,6 +55,10 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
   command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  command.add_option("--threads", o.threads,
+                     "CPU threads (default 0: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs this "
+                     "process may use)")
+      ->check(CLI::NonNegativeNumber);
   command.add_option("--output", o.output,
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
@@ -114,7 +120,7 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
               plural((long long)mesh.blocks.size(), "block").c_str());
   if (skipped) std::printf("skipped %s of unsupported types\n", plural(skipped, "element").c_str());
   std::printf("field '%s' (%s), on %s\n\n", field.name.c_str(), plural(field.components, "component").c_str(),
-              describe(device).c_str());
+              describe(device, o.threads).c_str());
   const bool physical = !results.empty() && !results[0].detj.empty();
   std::printf("%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
               physical ? "mirrored" : "", physical ? "measure" : "", "point set");
@@ -141,13 +147,16 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                 const std::vector<std::string>& files, long long skipped) {
   JsonWriter json(std::cout);
-  json.begin_object().member("command", "interpolate").member("mesh", o.mesh).member("dimension", mesh.dimension);
+  json.begin_object().member("schema", json_schema::interpolate).member("feinterp_version", version());
+  json.member("git_revision", git_revision()).member("command", "interpolate");
+  json.member("mesh", o.mesh).member("dimension", mesh.dimension);
   json.member("space_dimension", mesh.space_dimension);
   json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
   json.member("skipped_elements", skipped);
   json.key("field").begin_object().member("name", field.name).member("source", o.field.empty() ? "expression" : "file");
   json.member("components", field.components).end_object();
-  json.member("device", device_name(device)).member("device_name", describe(device));
+  json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
+  if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
   json.key("blocks").begin_array();
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
   for (const BlockResults& r : results) {
@@ -197,6 +206,7 @@ int run_interpolate(const InterpolateOptions& o) {
   const bool none = !o.values && !o.reference_gradients && !o.physical_gradients;
   const bool compute[3] = {none || o.values, none || o.reference_gradients, none || o.physical_gradients};
   const Device device = choose_device(o.device);
+  describe(device, o.threads);  // a bad --threads or thread variable fails now, not after loading the mesh
   Times times;
 
   Progress loading("feinterp", "loading " + o.mesh);
@@ -227,7 +237,7 @@ int run_interpolate(const InterpolateOptions& o) {
   const int C = field.components, S = mesh.space_dimension;
   int D = 1;  // the largest reference dimension among the blocks: the reference-gradient columns
   for (const ElementBlock& block : mesh.blocks) D = std::max(D, dimension(block.type.shape));
-  Interpolator interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C});
+  Interpolator interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
   std::vector<BlockResults> results;
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
   for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
@@ -244,7 +254,7 @@ int run_interpolate(const InterpolateOptions& o) {
         times.kernel += r.seconds[i];
       }
     if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
-      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu});
+      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu, o.threads});
       r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
       geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
                      {r.physical_points.data(), r.physical_points.size()});

@@ -31,10 +31,11 @@ offset_t checked_node_count(const std::vector<double>& coordinates, FieldView fi
 }
 }  // namespace
 
-Interpolator::Interpolator(Device device, const std::vector<double>& coordinates, FieldView field)
+Interpolator::Interpolator(Device device, const std::vector<double>& coordinates, FieldView field, int threads)
     : device_(device),
       node_count_(checked_node_count(coordinates, field)),
       components_(field.components),
+      threads_(threads),
       coordinates_(device, coordinates.size()),
       field_(device, field.size) {
   const auto start = std::chrono::steady_clock::now();
@@ -53,6 +54,7 @@ void Interpolator::set_block(const BlockView& block, const PointSet& points) {
   on_executor.connectivity = connectivity_->data();
   InterpolatorOptions options;
   options.executor = device_;
+  options.threads = threads_;
   plan_ = std::make_unique<feinterp::Interpolator<double>>(on_executor, node_count_, points, coordinates_.data(), options);
   transfer_s_ += seconds_since(start);
 }

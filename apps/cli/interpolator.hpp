@@ -28,13 +28,15 @@ Device choose_device(const std::string& choice);
 
 inline const char* device_name(Device device) { return executor_name(device); }
 
-/// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads".
-inline std::string describe(Device device) { return describe_executor(device); }
+/// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads": the count `threads` (0: the
+/// default) resolves to. Throws std::invalid_argument for a bad count or thread variable.
+inline std::string describe(Device device, int threads = 0) { return describe_executor(device, threads); }
 
 class Interpolator {
  public:
-  /// Copies the coordinates (x[node*3 + k]) and the field to where `device` computes.
-  Interpolator(Device device, const std::vector<double>& coordinates, FieldView field);
+  /// Copies the coordinates (x[node*3 + k]) and the field to where `device` computes; `threads`: the CPU
+  /// plans' InterpolatorOptions::threads.
+  Interpolator(Device device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
 
   /// The block and point set the next runs use (copies the connectivity, builds the plan).
   void set_block(const BlockView& block, const PointSet& points);
@@ -51,6 +53,7 @@ class Interpolator {
   Device device_;
   offset_t node_count_;
   int components_;
+  int threads_;
   double transfer_s_ = 0;
   ExecutorArray<double> coordinates_, field_;
   std::unique_ptr<ExecutorArray<node_index>> connectivity_;

@@ -15,6 +15,7 @@
 // traffic of traffic.hpp, not what the caches actually move.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -132,7 +133,17 @@ double median_seconds(int runs, F&& f) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The whole of `text` as an int, or std::invalid_argument naming the option (std::stoi accepts "4x" and
+// its error says only "stoi").
+static int parse_int(const std::string& option, const std::string& text) {
+  int x = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty())
+    throw std::invalid_argument(option + " " + text + ": expected an integer");
+  return x;
+}
+
+static int run(int argc, char** argv) {
   if (feinterp::app::asked_for_version(argc, argv, "feinterp-cpu-bench")) return 0;
   std::vector<ElementType> cases;
   offset_t target = 1000000;
@@ -154,7 +165,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--runs") {
       runs = std::max(1, std::stoi(next()));
     } else if (arg == "--threads") {
-      threads = std::stoi(next());
+      threads = parse_int(arg, next());
+      if (threads < 0) throw std::invalid_argument("--threads " + std::to_string(threads) + ": expected 0 (the default) or more");
     } else if (arg == "--points") {
       points_kind = next();
       if (points_kind != "quadrature" && points_kind != "nodes")
@@ -170,6 +182,9 @@ int main(int argc, char** argv) {
   }
   if (cases.empty()) cases = {{Shape::tetrahedron, 1}, {Shape::hexahedron, 2}};
 
+  // The count the plans use (0: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available); throws for a
+  // bad one before any mesh is built.
+  std::printf("%s (fewer on blocks under 1024 elements per thread)\n", describe_executor(Executor::cpu, threads).c_str());
   std::vector<Row> rows;
   std::printf("%-16s %-20s %2s %3s %9s %10s %12s %8s\n", "element", "operation", "C", "Q", "elements", "ms",
               "elements/s", "GB/s");
@@ -216,4 +231,13 @@ int main(int argc, char** argv) {
            << r.elements << ',' << r.seconds << ',' << r.elements_per_second << ',' << r.gigabytes_per_second << '\n';
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "feinterp-cpu-bench: error: %s\n", e.what());
+  }
+  return 1;
 }

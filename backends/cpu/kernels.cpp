@@ -327,7 +327,7 @@ Plan<Real>::Plan(const BlockView& block, offset_t node_count, const PointSet& po
       space_dimension_(feinterp::space_dimension(block)),
       options_(options) {
   validate_connectivity(block, node_count);
-  thread_count(options.threads, 1);  // throws for a negative count
+  thread_count(options.threads, 1);  // throws for a bad count, or a bad FEINTERP_NUM_THREADS / OMP_NUM_THREADS
   check_planar(block, coordinates);
 }
 

@@ -22,7 +22,7 @@
 namespace feinterp::backends::cpu {
 
 struct PlanOptions {
-  int threads = 0;  ///< 0: std::thread::hardware_concurrency(); small blocks use fewer threads
+  int threads = 0;  ///< 0: the default (threads.hpp: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, CPUs available); small blocks use fewer
 };
 
 template <class Real>

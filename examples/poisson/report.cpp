@@ -24,8 +24,9 @@ std::string format(const char* fmt, ...) {
 
 const char* short_name(ElementType type) { return type.shape == feinterp::Shape::tetrahedron ? "tet" : "hex"; }
 
-// JSON has no NaN: the first row of a type has no rate.
-std::string json_number(double x) { return std::isfinite(x) ? format("%.6g", x) : "null"; }
+// JSON has no NaN or infinity (printf writes "-nan", which no parser reads): the first row of a type has
+// no rate, and a rate over a zero time is infinite; both become null.
+std::string json_number(double x, const char* fmt = "%.6g") { return std::isfinite(x) ? format(fmt, x) : "null"; }
 
 }  // namespace
 
@@ -75,22 +76,26 @@ std::string format_csv(const std::vector<Row>& rows) {
 }
 
 std::string format_json(const std::vector<Row>& rows, const std::string& device) {
-  std::string s = "{\n  \"device\": \"" + device + "\",\n  \"rows\": [\n";
+  // "schema": the name and version of this layout (the README's "JSON output"); the version goes up when a
+  // key is removed, renamed or changes its meaning or unit.
+  std::string s = "{\n  \"schema\": \"feinterp.poisson/1\",\n  \"device\": \"" + device + "\",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CaseResult& r = rows[i].result;
-    s += format("    {\"element\": \"%s\", \"order\": %d, \"elements\": %lld, \"h\": %.6g, \"dofs\": %lld, "
+    s += format("    {\"element\": \"%s\", \"order\": %d, \"elements\": %lld, \"h\": %s, \"dofs\": %lld, "
                 "\"dirichlet_nodes\": %lld, \"points_per_element\": %d, \"cg_iterations\": %d, "
-                "\"cg_relative_residual\": %.3e, \"cg_converged\": %s, ",
-                feinterp::shape_name(r.type.shape), r.type.order, (long long)r.elements, r.h, (long long)r.dofs,
-                (long long)r.dirichlet, r.points, r.cg.iterations, r.cg.relative_residual,
-                r.cg.converged ? "true" : "false");
-    s += format("\"l2_error\": %.6e, \"l2_rate\": %s, \"h1_error\": %.6e, \"h1_rate\": %s, ", r.l2_error,
-                json_number(rows[i].l2_rate).c_str(), r.h1_error, json_number(rows[i].h1_rate).c_str());
-    s += format("\"gdof_per_s\": %.6g, \"unfused_gdof_per_s\": %.6g, \"apply_s\": %.6e, \"unfused_s\": %.6e, "
-                "\"forward_s\": %.6e, \"transpose_s\": %.6e, \"solve_s\": %.4g}%s\n",
-                r.gdofs(), r.unfused_gdofs(), r.apply_seconds, r.unfused_seconds, r.forward_seconds, r.transpose_seconds,
-                r.solve_seconds,
-                i + 1 < rows.size() ? "," : "");
+                "\"cg_relative_residual\": %s, \"cg_converged\": %s, ",
+                feinterp::shape_name(r.type.shape), r.type.order, (long long)r.elements, json_number(r.h).c_str(),
+                (long long)r.dofs, (long long)r.dirichlet, r.points, r.cg.iterations,
+                json_number(r.cg.relative_residual, "%.3e").c_str(), r.cg.converged ? "true" : "false");
+    s += format("\"l2_error\": %s, \"l2_rate\": %s, \"h1_error\": %s, \"h1_rate\": %s, ",
+                json_number(r.l2_error, "%.6e").c_str(), json_number(rows[i].l2_rate).c_str(),
+                json_number(r.h1_error, "%.6e").c_str(), json_number(rows[i].h1_rate).c_str());
+    s += format("\"gdof_per_s\": %s, \"unfused_gdof_per_s\": %s, \"apply_s\": %s, \"unfused_s\": %s, "
+                "\"forward_s\": %s, \"transpose_s\": %s, \"solve_s\": %s}%s\n",
+                json_number(r.gdofs()).c_str(), json_number(r.unfused_gdofs()).c_str(),
+                json_number(r.apply_seconds, "%.6e").c_str(), json_number(r.unfused_seconds, "%.6e").c_str(),
+                json_number(r.forward_seconds, "%.6e").c_str(), json_number(r.transpose_seconds, "%.6e").c_str(),
+                json_number(r.solve_seconds, "%.4g").c_str(), i + 1 < rows.size() ? "," : "");
   }
   return s + "  ]\n}\n";
 }

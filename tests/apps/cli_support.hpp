@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Running the feinterp binary from tests: arguments in, exit status, stdout and stderr out; plus a
-// temporary directory and a minimal reader for the numbers of its --json output.
+// temporary directory and the parsing of its --json output (nlohmann::json, Debian nlohmann-json3-dev).
 #pragma once
 
 #include <sys/wait.h>
@@ -13,6 +13,9 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "../support/temp_dir.hpp"
 
@@ -62,25 +65,35 @@ inline Result run_feinterp(const std::vector<std::string>& arguments) {
   return run;
 }
 
-/// The numbers of the array at "key":[...] in `json` (the first occurrence after `after`, if given).
-/// Enough for feinterp's flat, known output; not a JSON parser.
-inline std::vector<double> json_numbers(const std::string& json, const std::string& key, const std::string& after = "") {
-  std::size_t from = after.empty() ? 0 : json.find(after);
-  if (from == std::string::npos) throw std::runtime_error("no '" + after + "' in the JSON");
-  const std::size_t at = json.find("\"" + key + "\":", from);
-  if (at == std::string::npos) throw std::runtime_error("no key '" + key + "' in the JSON");
-  std::size_t i = at + key.size() + 3;
-  std::vector<double> numbers;
-  const bool array = json[i] == '[';
-  if (array) ++i;
-  while (i < json.size()) {
-    char* end = nullptr;
-    numbers.push_back(std::strtod(json.c_str() + i, &end));
-    i = std::size_t(end - json.c_str());
-    if (!array || json[i] != ',') break;
-    ++i;
+/// feinterp's --json output parsed by a real JSON parser, keys kept in the file's order (ordered_json):
+/// a syntax error fails with the text.
+using Json = nlohmann::ordered_json;
+inline Json parse_json(const std::string& text) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& error) {
+    throw std::runtime_error(std::string("not a JSON document (") + error.what() + "):\n" + text);
   }
-  return numbers;
+}
+
+/// Checks the keys every feinterp --json document starts with: "schema" first (exactly `schema`, e.g.
+/// "feinterp.info/1"), "feinterp_version" and "git_revision" (non-empty strings), "command".
+inline void expect_document(const Json& doc, const std::string& schema, const std::string& command) {
+  ASSERT_TRUE(doc.is_object()) << doc;
+  ASSERT_TRUE(doc.contains("schema")) << doc;
+  EXPECT_EQ(doc.at("schema"), schema);
+  EXPECT_EQ(doc.begin().key(), "schema") << "the first key";
+  for (const char* key : {"feinterp_version", "git_revision"}) {
+    ASSERT_TRUE(doc.contains(key) && doc.at(key).is_string()) << key << " in " << doc;
+    EXPECT_FALSE(doc.at(key).get<std::string>().empty()) << key;
+  }
+  EXPECT_EQ(doc.at("command"), command);
+}
+
+/// A JSON array of numbers as doubles (a type error if it holds anything else).
+inline std::vector<double> numbers(const Json& array) {
+  EXPECT_TRUE(array.is_array()) << array;
+  return array.get<std::vector<double>>();
 }
 
 }  // namespace feinterp::test

@@ -37,8 +37,8 @@ Mesh write_mesh(const std::string& path, ElementType type, offset_t elements = 2
 }
 
 // The min or max of one output of feinterp interpolate --json, per column.
-std::vector<double> output_range(const std::string& json, const std::string& output, const std::string& end) {
-  return json_numbers(json, end, "\"" + output + "\":{\"columns\"");
+std::vector<double> output_range(const Json& doc, const std::string& output, const std::string& end) {
+  return numbers(doc.at("outputs").at(output).at(end));
 }
 
 void expect_one_error_line(const Result& run, const std::string& fragment) {
@@ -160,6 +160,12 @@ TEST(Cli, SuccessfulWritesReplaceOlderFiles) {
   std::vector<std::string> files = dir.files();
   std::sort(files.begin(), files.end());
   EXPECT_EQ(files, (std::vector<std::string>{"mesh.msh", "out.csv", "out.msh"}));  // no temporary left
+  const Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.interpolate/1", "interpolate");
+  EXPECT_EQ(doc.at("files").size(), 2u) << doc;  // the paths written, as strings
+  for (const Json& file : doc.at("files")) EXPECT_TRUE(file.is_string()) << file;
+  EXPECT_EQ(doc.at("outputs").size(), 1u) << "--values only";
+  EXPECT_EQ(doc.at("outputs").at("values").at("columns"), (Json{"u"}));
 
   // The CSV: a header and one row per element and point (degree-4 Gauss rule: 3 x 3), each value
   // equal to the formula at the row's x, y.
@@ -190,11 +196,39 @@ TEST(Cli, SuccessfulWritesReplaceOlderFiles) {
 
 TEST(Cli, DemoPassesOnTheCpu) {
   const Result run = run_feinterp({"demo", "--device", "cpu", "--size", "300", "--element", "tri,hex", "--order", "1,3",
-                                "--components", "2", "--json"});
+                                "--components", "2", "--threads", "3", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find("\"passed\":true"), std::string::npos) << run.out;
-  EXPECT_LT(json_numbers(run.out, "max_relative_error")[0], 1e-9);
-  EXPECT_NE(run.out.find("\"element\":\"hexahedron\",\"order\":3"), std::string::npos) << run.out;
+  const Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.demo/1", "demo");
+  EXPECT_EQ(doc.at("device"), "cpu");
+  EXPECT_EQ(doc.at("device_name"), "CPU, 3 threads");
+  EXPECT_EQ(doc.at("threads"), 3);
+  EXPECT_EQ(doc.at("components"), 2);
+  EXPECT_EQ(doc.at("quadrature_degree"), "2p");
+  EXPECT_EQ(doc.at("passed"), true);
+  ASSERT_TRUE(doc.at("max_relative_error").is_number());
+  EXPECT_LT(doc.at("max_relative_error").get<double>(), 1e-9);
+  EXPECT_EQ(doc.at("tolerance").get<double>(), 1e-9);
+  // One pair per (element, order), in the order asked, each with its three operations.
+  const Json& pairs = doc.at("pairs");
+  ASSERT_EQ(pairs.size(), 4u) << pairs;
+  const std::pair<const char*, int> expected[] = {{"triangle", 1}, {"triangle", 3}, {"hexahedron", 1}, {"hexahedron", 3}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const Json& pair = pairs.at(i);
+    EXPECT_EQ(pair.at("element"), expected[i].first);
+    EXPECT_EQ(pair.at("order"), expected[i].second);
+    EXPECT_GT(pair.at("elements").get<long long>(), 0);
+    EXPECT_TRUE(pair.at("points").is_number_integer());
+    for (const char* op : {"values", "reference_gradients", "physical_gradients"}) {
+      const Json& result = pair.at("operations").at(op);
+      EXPECT_GT(result.at("seconds").get<double>(), 0) << op;
+      EXPECT_GT(result.at("minimal_bytes").get<long long>(), 0) << op;
+      EXPECT_LT(result.at("relative_error").get<double>(), 1e-9) << op;
+    }
+  }
+  // A bad thread count is one error line, from the option or from the environment.
+  expect_one_error_line(run_feinterp({"demo", "--threads", "-2"}), "--threads");
+  expect_one_error_line(run_feinterp({"demo", "--threads", "many"}), "--threads");
 
   const Result table = run_feinterp({"demo", "--device", "cpu", "--size", "200", "--element", "quad", "--order", "2"});
   ASSERT_EQ(table.status, 0) << table.err;
@@ -206,18 +240,31 @@ TEST(Cli, InfoReportsTheFile) {
   const Mesh mesh = write_mesh(dir / "mesh.msh", {Shape::tetrahedron, 2});
   const Result run = run_feinterp({"info", dir / "mesh.msh", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(json_numbers(run.out, "dimension")[0], 3);
-  EXPECT_EQ(json_numbers(run.out, "space_dimension")[0], 3);
-  EXPECT_EQ(json_numbers(run.out, "nodes")[0], double(mesh.node_count()));
-  EXPECT_EQ(json_numbers(run.out, "elements", "\"blocks\"")[0], double(mesh.element_count()));
-  EXPECT_NE(run.out.find("\"element\":\"tetrahedron\",\"order\":2,\"dimension\":3,\"space_dimension\":3,\"gmsh_type\":11"),
-            std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("\"name\":\"linear\",\"components\":1"), std::string::npos) << run.out;
-  const std::vector<double> box_min = json_numbers(run.out, "min", "bounding_box"),
-                            box_max = json_numbers(run.out, "max", "bounding_box");
-  EXPECT_EQ(box_min, (std::vector<double>{0, 0, 0}));
-  EXPECT_EQ(box_max, (std::vector<double>{1, 1, 1}));
+  const Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.info/1", "info");
+  EXPECT_EQ(doc.at("mesh"), dir / "mesh.msh");
+  EXPECT_EQ(doc.at("dimension"), 3);
+  EXPECT_EQ(doc.at("space_dimension"), 3);
+  EXPECT_EQ(doc.at("nodes"), mesh.node_count());
+  EXPECT_EQ(doc.at("elements"), mesh.element_count());
+  EXPECT_EQ(doc.at("skipped_elements"), 0);
+  ASSERT_EQ(doc.at("blocks").size(), 1u);
+  const Json& block = doc.at("blocks").at(0);
+  EXPECT_EQ(block.at("element"), "tetrahedron");
+  EXPECT_EQ(block.at("order"), 2);
+  EXPECT_EQ(block.at("dimension"), 3);
+  EXPECT_EQ(block.at("space_dimension"), 3);
+  EXPECT_EQ(block.at("gmsh_type"), 11);
+  EXPECT_EQ(block.at("nodes_per_element"), 10);
+  EXPECT_EQ(block.at("elements"), mesh.element_count());
+  ASSERT_EQ(doc.at("fields").size(), 1u);
+  EXPECT_EQ(doc.at("fields").at(0).at("name"), "linear");
+  EXPECT_EQ(doc.at("fields").at(0).at("components"), 1);
+  EXPECT_TRUE(doc.at("physical_groups").is_array());
+  EXPECT_TRUE(doc.at("warnings").is_array());
+  EXPECT_TRUE(doc.at("load_s").is_number());
+  EXPECT_EQ(numbers(doc.at("bounding_box").at("min")), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(numbers(doc.at("bounding_box").at("max")), (std::vector<double>{1, 1, 1}));
 
   const Result text = run_feinterp({"info", dir / "mesh.msh"});
   ASSERT_EQ(text.status, 0) << text.err;
@@ -225,7 +272,7 @@ TEST(Cli, InfoReportsTheFile) {
 }
 
 // A linear field's physical gradient is exact on every element: min == max == (2, 3, -1).
-void expect_linear_gradient(const std::string& json, int dimension) {
+void expect_linear_gradient(const Json& json, int dimension) {
   const std::vector<double> g = {2, 3, -1};
   const std::vector<double> low = output_range(json, "physical_gradients", "min"),
                             high = output_range(json, "physical_gradients", "max");
@@ -242,21 +289,49 @@ TEST(Cli, InterpolateLinearFieldFromExpressionAndFromFile) {
     TempDir dir;
     write_mesh(dir / "mesh.msh", type);
     const int D = dimension(type.shape);
-    const Result expr = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y-z", "--device", "cpu", "--json"});
+    const Result expr = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y-z", "--device", "cpu",
+                                      "--threads", "2", "--json"});
     ASSERT_EQ(expr.status, 0) << expr.err;
-    expect_linear_gradient(expr.out, D);
-    EXPECT_NE(expr.out.find("\"source\":\"expression\""), std::string::npos);
+    const Json expr_doc = parse_json(expr.out);
+    expect_document(expr_doc, "feinterp.interpolate/1", "interpolate");
+    expect_linear_gradient(expr_doc, D);
+    EXPECT_EQ(expr_doc.at("field").at("source"), "expression");
+    EXPECT_EQ(expr_doc.at("field").at("name"), "1+2*x+3*y-z");
+    EXPECT_EQ(expr_doc.at("field").at("components"), 1);
+    EXPECT_EQ(expr_doc.at("device"), "cpu");
+    EXPECT_EQ(expr_doc.at("threads"), 2);
+    EXPECT_EQ(expr_doc.at("device_name"), "CPU, 2 threads");
     const Result file = run_feinterp({"interpolate", dir / "mesh.msh", "--field", "linear", "--device", "cpu", "--json"});
     ASSERT_EQ(file.status, 0) << file.err;
-    expect_linear_gradient(file.out, D);
+    const Json doc = parse_json(file.out);
+    expect_document(doc, "feinterp.interpolate/1", "interpolate");
+    expect_linear_gradient(doc, D);
+    EXPECT_EQ(doc.at("field").at("source"), "file");
+    EXPECT_EQ(doc.at("dimension"), D);
+    EXPECT_EQ(doc.at("skipped_elements"), 0);
+    // One block, with its size, points and the kernel time of each quantity computed.
+    ASSERT_EQ(doc.at("blocks").size(), 1u);
+    const Json& block = doc.at("blocks").at(0);
+    EXPECT_EQ(block.at("block"), 0);
+    EXPECT_EQ(block.at("element"), shape_name(type.shape));
+    EXPECT_EQ(block.at("order"), type.order);
+    EXPECT_EQ(block.at("elements"), doc.at("elements"));
+    EXPECT_EQ(block.at("mirrored_elements"), 0);
+    EXPECT_NEAR(block.at("measure").get<double>(), 1.0, 1e-12);  // the unit square or cube
+    EXPECT_GT(block.at("points").get<int>(), 0);
+    for (const char* op : {"values", "reference_gradients", "physical_gradients"})
+      EXPECT_TRUE(block.at("kernel_s").at(op).is_number()) << op;
+    for (const char* time : {"load_s", "field_s", "transfer_s", "kernel_s", "write_s"})
+      EXPECT_GE(doc.at("times").at(time).get<double>(), 0.0) << time;
+    EXPECT_EQ(doc.at("files"), Json::array());
     // Values stay within the field's range on the unit square/cube: [1 - 1, 1 + 2 + 3].
-    const double low = output_range(file.out, "values", "min")[0], high = output_range(file.out, "values", "max")[0];
+    const double low = output_range(doc, "values", "min")[0], high = output_range(doc, "values", "max")[0];
     EXPECT_GE(low, 0.0 - 1e-12);
     EXPECT_LE(high, 6.0 + 1e-12);
     EXPECT_LT(low, high);
     // det J > 0 everywhere, and the reference gradients exist too.
-    EXPECT_GT(output_range(file.out, "detj", "min")[0], 0.0);
-    EXPECT_EQ(output_range(file.out, "reference_gradients", "min").size(), std::size_t(D));
+    EXPECT_GT(output_range(doc, "detj", "min")[0], 0.0);
+    EXPECT_EQ(output_range(doc, "reference_gradients", "min").size(), std::size_t(D));
   }
 }
 
@@ -266,13 +341,16 @@ TEST(Cli, InterpolateVectorFieldAtNodes) {
   const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x,min(x,y)", "--expr", "y",
                                 "--physical-gradients", "--values", "--points", "nodes", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find("\"components\":3"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("\"columns\":[\"u0\",\"u1\",\"u2\"]"), std::string::npos) << run.out;
-  EXPECT_EQ(run.out.find("reference_gradients"), std::string::npos) << run.out;
+  const Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.interpolate/1", "interpolate");
+  EXPECT_EQ(doc.at("field").at("components"), 3);
+  EXPECT_EQ(doc.at("outputs").at("values").at("columns"), (Json{"u0", "u1", "u2"}));
+  EXPECT_EQ(doc.at("blocks").at(0).at("point_set"), "nodes of quadrilateral p1");
+  EXPECT_FALSE(doc.at("outputs").contains("reference_gradients")) << doc;
   // At the nodes, values are the nodal values: x and y over the unit square span exactly [0, 1].
-  EXPECT_EQ(output_range(run.out, "values", "min"), (std::vector<double>{0, 0, 0}));
-  EXPECT_EQ(output_range(run.out, "values", "max"), (std::vector<double>{1, 1, 1}));
-  const std::vector<double> g = output_range(run.out, "physical_gradients", "max");
+  EXPECT_EQ(output_range(doc, "values", "min"), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(output_range(doc, "values", "max"), (std::vector<double>{1, 1, 1}));
+  const std::vector<double> g = output_range(doc, "physical_gradients", "max");
   ASSERT_EQ(g.size(), 6u);
   EXPECT_NEAR(g[0], 1, 1e-12);  // d(x)/dx
   EXPECT_NEAR(g[1], 0, 1e-12);  // d(x)/dy

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/gmsh_session.hpp>
@@ -21,8 +22,15 @@ using namespace feinterp::test;
 namespace {
 
 // min or max of one output column set of `interpolate --json`.
-std::vector<double> range(const std::string& json, const std::string& output, const std::string& end) {
-  return json_numbers(json, end, "\"" + output + "\":{\"columns\"");
+std::vector<double> range(const Json& doc, const std::string& output, const std::string& end) {
+  return numbers(doc.at("outputs").at(output).at(end));
+}
+
+// `interpolate --json` parsed, its schema checked.
+Json interpolate_json(const Result& run) {
+  Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.interpolate/1", "interpolate");
+  return doc;
 }
 
 void expect_one_error_line(const Result& run, const std::vector<std::string>& words) {
@@ -31,12 +39,6 @@ void expect_one_error_line(const Result& run, const std::vector<std::string>& wo
   ASSERT_EQ(lines.size(), 1u) << run.err;
   EXPECT_EQ(lines[0].rfind("feinterp: error: ", 0), 0u) << lines[0];
   for (const std::string& w : words) EXPECT_NE(lines[0].find(w), std::string::npos) << "'" << w << "' not in: " << lines[0];
-}
-
-std::size_t occurrences(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 Mesh generated(ElementType type, Domain domain, offset_t elements = 300) {
@@ -66,18 +68,21 @@ TEST(CliDimensions, TiltedSquareHasItsTrueAreaAndTangentialGradient) {
     const Result run = run_feinterp({"interpolate", dir / "tilted.msh", "--expr", "x", "--physical-gradients",
                                      "--device", "cpu", "--json"});
     ASSERT_EQ(run.status, 0) << run.err;
-    EXPECT_EQ(json_numbers(run.out, "space_dimension")[0], 3);
-    EXPECT_EQ(json_numbers(run.out, "dimension")[0], 2);
-    EXPECT_NEAR(json_numbers(run.out, "measure")[0], std::sqrt(5.0) / 2, 1e-12);
-    const std::vector<double> low = range(run.out, "physical_gradients", "min"),
-                              high = range(run.out, "physical_gradients", "max");
+    const Json doc = interpolate_json(run);
+    EXPECT_EQ(doc.at("space_dimension"), 3);
+    EXPECT_EQ(doc.at("dimension"), 2);
+    EXPECT_EQ(doc.at("blocks").at(0).at("space_dimension"), 3);
+    EXPECT_EQ(doc.at("blocks").at(0).at("dimension"), 2);
+    EXPECT_NEAR(doc.at("blocks").at(0).at("measure").get<double>(), std::sqrt(5.0) / 2, 1e-12);
+    const std::vector<double> low = range(doc, "physical_gradients", "min"),
+                              high = range(doc, "physical_gradients", "max");
     const std::vector<double> expected = {0.8, 0.0, 0.4};
     ASSERT_EQ(low.size(), 3u);
     for (std::size_t k = 0; k < 3; ++k) {
       EXPECT_NEAR(low[k], expected[k], 1e-12);
       EXPECT_NEAR(high[k], expected[k], 1e-12);
     }
-    EXPECT_EQ(json_numbers(run.out, "mirrored_elements")[0], 0);  // d < s: no sign, nothing mirrored
+    EXPECT_EQ(doc.at("blocks").at(0).at("mirrored_elements"), 0);  // d < s: no sign, nothing mirrored
   }
 }
 
@@ -90,7 +95,7 @@ TEST(CliDimensions, TiltedDiskHasAreaPi) {
   write_msh(dir / "disk.msh", mesh);
   const Result run = run_feinterp({"interpolate", dir / "disk.msh", "--expr", "x", "--physical-gradients", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NEAR(json_numbers(run.out, "measure")[0], M_PI, 1e-4);
+  EXPECT_NEAR(interpolate_json(run).at("blocks").at(0).at("measure").get<double>(), M_PI, 1e-4);
 }
 
 // The surface mesh of a body and a circle of lines: info says what they are, interpolate computes.
@@ -100,22 +105,28 @@ TEST(CliDimensions, SphereSurfaceAndCircle) {
   write_msh(dir / "circle.msh", generated({Shape::line, 2}, Domain::sphere, 64));
   const Result info = run_feinterp({"info", dir / "sphere.msh", "--json"});
   ASSERT_EQ(info.status, 0) << info.err;
-  EXPECT_EQ(json_numbers(info.out, "dimension")[0], 2);
-  EXPECT_EQ(json_numbers(info.out, "space_dimension")[0], 3);
+  const Json info_doc = parse_json(info.out);
+  expect_document(info_doc, "feinterp.info/1", "info");
+  EXPECT_EQ(info_doc.at("dimension"), 2);
+  EXPECT_EQ(info_doc.at("space_dimension"), 3);
+  EXPECT_EQ(info_doc.at("blocks").at(0).at("element"), "quadrilateral");
+  EXPECT_EQ(info_doc.at("blocks").at(0).at("order"), 3);
   const Result text = run_feinterp({"info", dir / "sphere.msh"});
   EXPECT_NE(text.out.find("2D elements in 3D space"), std::string::npos) << text.out;
 
   const Result sphere = run_feinterp({"interpolate", dir / "sphere.msh", "--expr", "x*y", "--json"});
   ASSERT_EQ(sphere.status, 0) << sphere.err;
-  EXPECT_NE(sphere.out.find("\"columns\":[\"du/dx\",\"du/dy\",\"du/dz\"]"), std::string::npos) << sphere.out;
-  EXPECT_NEAR(json_numbers(sphere.out, "measure")[0], 4 * M_PI, 1e-3);
+  const Json sphere_doc = interpolate_json(sphere);
+  EXPECT_EQ(sphere_doc.at("outputs").at("physical_gradients").at("columns"), (Json{"du/dx", "du/dy", "du/dz"}));
+  EXPECT_NEAR(sphere_doc.at("blocks").at(0).at("measure").get<double>(), 4 * M_PI, 1e-3);
 
   const Result circle = run_feinterp({"interpolate", dir / "circle.msh", "--expr", "x", "--json"});
   ASSERT_EQ(circle.status, 0) << circle.err;
-  EXPECT_EQ(json_numbers(circle.out, "dimension")[0], 1);
-  EXPECT_EQ(json_numbers(circle.out, "space_dimension")[0], 2);
-  EXPECT_NEAR(json_numbers(circle.out, "measure")[0], 2 * M_PI, 1e-5);
-  EXPECT_NE(circle.out.find("\"columns\":[\"du/dxi\"]"), std::string::npos) << circle.out;
+  const Json circle_doc = interpolate_json(circle);
+  EXPECT_EQ(circle_doc.at("dimension"), 1);
+  EXPECT_EQ(circle_doc.at("space_dimension"), 2);
+  EXPECT_NEAR(circle_doc.at("blocks").at(0).at("measure").get<double>(), 2 * M_PI, 1e-5);
+  EXPECT_EQ(circle_doc.at("outputs").at("reference_gradients").at("columns"), (Json{"du/dxi"}));
 }
 
 // A cube meshed by Gmsh, written with its boundary triangles and edges: by default the tetrahedra only;
@@ -136,28 +147,28 @@ TEST(CliDimensions, LowerDimensionalBlocksWhenAsked) {
   }
   const Result top = run_feinterp({"interpolate", dir / "cube.msh", "--expr", "x", "--json"});
   ASSERT_EQ(top.status, 0) << top.err;
-  EXPECT_EQ(occurrences(top.out, "{\"block\":"), 1u) << top.out;
-  EXPECT_NE(top.out.find("\"element\":\"tetrahedron\""), std::string::npos) << top.out;
+  const Json top_doc = interpolate_json(top);
+  ASSERT_EQ(top_doc.at("blocks").size(), 1u) << top_doc;
+  EXPECT_EQ(top_doc.at("blocks").at(0).at("element"), "tetrahedron");
 
   const Result all = run_feinterp({"interpolate", dir / "cube.msh", "--expr", "x", "--all-dimensions", "--json"});
   ASSERT_EQ(all.status, 0) << all.err;
-  EXPECT_EQ(occurrences(all.out, "{\"block\":"), 3u) << all.out;
-  for (const char* block : {"\"element\":\"tetrahedron\",\"order\":1,\"dimension\":3,\"space_dimension\":3",
-                            "\"element\":\"triangle\",\"order\":1,\"dimension\":2,\"space_dimension\":3",
-                            "\"element\":\"line\",\"order\":1,\"dimension\":1,\"space_dimension\":3"})
-    EXPECT_NE(all.out.find(block), std::string::npos) << block << " in " << all.out;
+  const Json all_doc = interpolate_json(all);
+  const Json& blocks = all_doc.at("blocks");
+  ASSERT_EQ(blocks.size(), 3u) << all_doc;
   // The volume is 1, the boundary's area 6, the edges' length 12.
-  std::vector<double> measures;
-  for (std::size_t at = all.out.find("\"measure\":"); at != std::string::npos; at = all.out.find("\"measure\":", at + 1))
-    measures.push_back(std::strtod(all.out.c_str() + at + 10, nullptr));
-  ASSERT_EQ(measures.size(), 3u) << all.out;
-  EXPECT_NEAR(measures[0], 1.0, 1e-12);
-  EXPECT_NEAR(measures[1], 6.0, 1e-12);
-  EXPECT_NEAR(measures[2], 12.0, 1e-12);
+  const std::tuple<const char*, int, double> expected[] = {{"tetrahedron", 3, 1.0}, {"triangle", 2, 6.0}, {"line", 1, 12.0}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(blocks.at(i).at("element"), std::get<0>(expected[i]));
+    EXPECT_EQ(blocks.at(i).at("order"), 1);
+    EXPECT_EQ(blocks.at(i).at("dimension"), std::get<1>(expected[i]));
+    EXPECT_EQ(blocks.at(i).at("space_dimension"), 3);
+    EXPECT_NEAR(blocks.at(i).at("measure").get<double>(), std::get<2>(expected[i]), 1e-12);
+  }
   // The tangential gradient of x on faces and edges has no component along their normals: all of
   // du/dx lies in [0, 1], and du/dy = du/dz = 0 on the volume, the faces x = const and the edges.
-  const std::vector<double> low = range(all.out, "physical_gradients", "min"),
-                            high = range(all.out, "physical_gradients", "max");
+  const std::vector<double> low = range(all_doc, "physical_gradients", "min"),
+                            high = range(all_doc, "physical_gradients", "max");
   ASSERT_EQ(low.size(), 3u);
   EXPECT_NEAR(low[0], 0.0, 1e-12);
   EXPECT_NEAR(high[0], 1.0, 1e-12);
@@ -183,13 +194,15 @@ TEST(CliDimensions, MirroredElementsAreCounted) {
   }
   const Result run = run_feinterp({"interpolate", dir / "clockwise.msh", "--expr", "2*x-y", "--physical-gradients", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  const double elements = json_numbers(run.out, "elements", "\"blocks\"")[0];
+  const Json doc = interpolate_json(run);
+  const Json& block = doc.at("blocks").at(0);
+  const long long elements = block.at("elements").get<long long>();
   EXPECT_GT(elements, 0);
-  EXPECT_EQ(json_numbers(run.out, "mirrored_elements")[0], elements);
-  EXPECT_LT(range(run.out, "detj", "max")[0], 0.0);
-  EXPECT_NEAR(json_numbers(run.out, "measure")[0], 1.0, 1e-12);
-  EXPECT_NEAR(range(run.out, "physical_gradients", "min")[0], 2.0, 1e-12);
-  EXPECT_NEAR(range(run.out, "physical_gradients", "max")[1], -1.0, 1e-12);
+  EXPECT_EQ(block.at("mirrored_elements"), elements);
+  EXPECT_LT(range(doc, "detj", "max")[0], 0.0);
+  EXPECT_NEAR(block.at("measure").get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(range(doc, "physical_gradients", "min")[0], 2.0, 1e-12);
+  EXPECT_NEAR(range(doc, "physical_gradients", "max")[1], -1.0, 1e-12);
   const Result text = run_feinterp({"interpolate", dir / "clockwise.msh", "--expr", "x", "--physical-gradients"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("mirrored"), std::string::npos) << text.out;
@@ -218,8 +231,10 @@ TEST(CliDimensions, SkipUnsupportedDropsAndCounts) {
   expect_one_error_line(run_feinterp({"interpolate", dir / "mixed.msh", "--expr", "x"}), {"Prism", "skip"});
   const Result run = run_feinterp({"interpolate", dir / "mixed.msh", "--expr", "x", "--skip-unsupported", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(json_numbers(run.out, "skipped_elements")[0], 1);
-  EXPECT_EQ(json_numbers(run.out, "elements")[0], 1);
+  const Json doc = interpolate_json(run);
+  EXPECT_EQ(doc.at("skipped_elements"), 1);
+  EXPECT_EQ(doc.at("elements"), 1);
+  EXPECT_EQ(doc.at("blocks").at(0).at("element"), "tetrahedron");
   const Result text = run_feinterp({"interpolate", dir / "mixed.msh", "--expr", "x", "--skip-unsupported"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("skipped 1 element of unsupported types"), std::string::npos) << text.out;

@@ -24,7 +24,11 @@ TEST(CliGpu, DemoPasses) {
   if (IsSkipped()) return;
   const Result run = run_feinterp({"demo", "--device", "cuda", "--size", "3000", "--components", "3", "--json"});
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find("\"passed\":true"), std::string::npos) << run.out;
+  const Json doc = parse_json(run.out);
+  expect_document(doc, "feinterp.demo/1", "demo");
+  EXPECT_EQ(doc.at("device"), "cuda");
+  EXPECT_FALSE(doc.contains("threads"));
+  EXPECT_EQ(doc.at("passed"), true);
 }
 
 TEST(CliGpu, InterpolateMatchesTheCpu) {
@@ -40,9 +44,12 @@ TEST(CliGpu, InterpolateMatchesTheCpu) {
   for (int i = 0; i < 2; ++i) {
     const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "sin(x)*y,z^2", "--device", devices[i], "--json"});
     ASSERT_EQ(run.status, 0) << run.err;
+    const Json doc = parse_json(run.out);
+    expect_document(doc, "feinterp.interpolate/1", "interpolate");
+    EXPECT_EQ(doc.at("device"), devices[i]);
     for (const std::string output : {"values", "reference_gradients", "physical_gradients", "detj"})
       for (const char* end : {"min", "max"})
-        for (double x : json_numbers(run.out, end, "\"" + output + "\":{\"columns\"")) results[i].push_back(x);
+        for (double x : numbers(doc.at("outputs").at(output).at(end))) results[i].push_back(x);
   }
   ASSERT_EQ(results[0].size(), results[1].size());
   for (std::size_t k = 0; k < results[0].size(); ++k) EXPECT_NEAR(results[0][k], results[1][k], 1e-12) << k;

@@ -404,14 +404,14 @@ INSTANTIATE_TEST_SUITE_P(SomeTypes, InterpolateThreads,
                                            ElementType{Shape::hexahedron, 2}),
                          name_of);
 
-// 5000 elements over 4 threads (more than 1024 per thread, so 4 threads really run): bitwise the
-// results of one thread, for every operation. (The GPU's counterpart: every elements_per_block gives
+// 8200 elements over 2, 3 and 8 threads (at least 1024 per thread, so 8 threads really run, on the
+// pool's workers): bitwise the results of one thread, for every operation. (The GPU's counterpart: every elements_per_block gives
 // the same bits, tests/cuda.)
 TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
   if (test::test_executor() != Executor::cpu) GTEST_SKIP() << "CPU threads only";
   const ElementType type = GetParam();
   std::mt19937 random(std::random_device{}());
-  const offset_t E = 5000;
+  const offset_t E = 8200;
   const TestMesh mesh = perturbed_mesh(type, E, random);
   const int Q = 5;
   const PointSet points = random_points(type, Q, random);
@@ -422,19 +422,24 @@ TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
     for (double& v : u) v = uniform(random);
     for (Operation op : forward_operations) {
       SCOPED_TRACE(operation_name(op));
-      std::vector<double> results[2], detj[2];
-      for (int run = 0; run < 2; ++run) {
+      const int counts[] = {1, 2, 3, 8};
+      std::vector<double> results[4], detj[4];
+      for (int run = 0; run < 4; ++run) {
         InterpolatorOptions options;
-        options.threads = run == 0 ? 1 : 4;
+        options.threads = counts[run];
         const test::Computed<double> got =
             test::compute(Operation(op), mesh.block(), mesh.node_count, points, mesh.coordinates, u, C, options);
         results[run] = got.out;
         detj[run] = got.detj;
       }
-      for (double v : results[1]) ASSERT_FALSE(std::isnan(v)) << "an output was not written";
-      EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(double)));
-      if (op == Operation::physical_gradients)
-        EXPECT_EQ(0, std::memcmp(detj[0].data(), detj[1].data(), detj[0].size() * sizeof(double)));
+      for (int run = 1; run < 4; ++run) {
+        SCOPED_TRACE(std::to_string(counts[run]) + " threads");
+        for (double v : results[run]) ASSERT_FALSE(std::isnan(v)) << "an output was not written";
+        ASSERT_EQ(results[0].size(), results[run].size());
+        EXPECT_EQ(0, std::memcmp(results[0].data(), results[run].data(), results[0].size() * sizeof(double)));
+        if (op == Operation::physical_gradients)
+          EXPECT_EQ(0, std::memcmp(detj[0].data(), detj[run].data(), detj[0].size() * sizeof(double)));
+      }
     }
   }
 }
