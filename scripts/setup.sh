@@ -13,9 +13,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # python3-vtk9 and python3-numpy: the tests read the .vtu and .npy outputs back with VTK's reader (what
-# ParaView uses) and NumPy.
+# ParaView uses) and NumPy. python3-dev, pybind11-dev, python3-pytest: the Python package feinterp
+# (python/) and its tests; python3-meshio: its examples (examples/python/).
 packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev
-          libseccomp-dev python3-vtk9 python3-numpy)
+          libseccomp-dev python3-vtk9 python3-numpy python3-dev pybind11-dev python3-pytest python3-meshio)
 "$root/scripts/install-packages.sh" "${packages[@]}"
 
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
