@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# FEINTERP_PYTHON: the Python package `feinterp` (python/), on by default when what it needs is found:
+# FEINTERP_PYTHON: the Python package `feinterp` (python/), on by default for the top-level project when
+# what it needs is found:
 # Python 3 with its headers (Debian python3-dev), NumPy (python3-numpy) and pybind11 (pybind11-dev, found
 # by its CMake package: -Dpybind11_DIR=.../lib/cmake/pybind11 for unpacked headers). When one is
 # missing the option defaults to OFF and the configure step says which; asking for ON then stops it.
@@ -15,7 +16,10 @@ if(_feinterp_python_type STREQUAL "FILEPATH")
 endif()
 
 set(FEINTERP_PYTHON_REASON "")
-if(NOT DEFINED FEINTERP_PYTHON OR FEINTERP_PYTHON)
+# As the programs: a FEM code that pulls feinterp in (add_subdirectory, FetchContent) gets the libraries.
+if(NOT PROJECT_IS_TOP_LEVEL AND NOT DEFINED FEINTERP_PYTHON)
+  set(FEINTERP_PYTHON_REASON "not the top-level project (-DFEINTERP_PYTHON=ON builds it)")
+elseif(NOT DEFINED FEINTERP_PYTHON OR FEINTERP_PYTHON)
   if(NOT DEFINED Python3_EXECUTABLE)
     find_program(FEINTERP_SYSTEM_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
     mark_as_advanced(FEINTERP_SYSTEM_PYTHON3)
