@@ -5,6 +5,8 @@
 # headers and CMake package files), then run the Python tests there: the GPU ones (tests/python/test_gpu.py)
 # first, then the CPU ones, then the CuPy example with its Python overhead per call.
 #   python/device-test.sh [BUILD_DIR]         (default build-gpu: reuses the objects of a GPU build there)
+# Only the module and what it links are built; in an existing GPU build (scripts/gpu-check.sh's) that is the
+# module alone, in a new one the CUDA backend too (several minutes: a second call resumes where it stopped).
 # Needs, carried to the machine: .deps/ (pybind11-dev_*.deb, and the Debian packages .deps/env.sh unpacks:
 # Gmsh, Eigen, ...). Environment: FEINTERP_CUDA_ARCHITECTURES (default native), PYBIND11_DIR (a pybind11
 # CMake package folder to use instead of the .deb's), EXAMPLE_ELEMENTS (default 1000000; 0 skips the example).
@@ -43,8 +45,13 @@ if [ -z "${PYBIND11_DIR:-}" ]; then
   PYBIND11_DIR=$unpacked/usr/lib/cmake/pybind11
 fi
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES="${FEINTERP_CUDA_ARCHITECTURES:-native}" \
+# An existing build keeps its CUDA architectures (changing them would rebuild every kernel); a new one
+# gets FEINTERP_CUDA_ARCHITECTURES, else the GPU's own.
+architectures=()
+if [ -n "${FEINTERP_CUDA_ARCHITECTURES:-}" ] || [ ! -f "$build/CMakeCache.txt" ]; then
+  architectures=(-DCMAKE_CUDA_ARCHITECTURES="${FEINTERP_CUDA_ARCHITECTURES:-native}")
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${architectures[@]}" \
   -DFEINTERP_PYTHON=ON -DPython3_EXECUTABLE="$python" -Dpybind11_DIR="$PYBIND11_DIR" >"$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 1; }
 grep -E "Python package|CUDA (backend|architectures)" "$out/configure.log"
