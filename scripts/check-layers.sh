@@ -7,7 +7,8 @@
 #        < backends/cuda/runtime (device, errors, buffers) < backends/cuda/tuning < backends/cuda/launch
 #        < backends/cuda/kernels < backends/cuda (its plan) ; backends/cpu (beside the CUDA backend:
 #          neither includes the other)
-#        < interpolator ; mesh (beside the front door: neither includes the other) < apps
+#        < interpolator ; mesh (beside the front door: neither includes the other)
+#        < apps ; python (the Python bindings, beside the programs: neither includes the other)
 #
 # tests/, examples/ and fuzz/ sit on top and may include anything. Every #include "..." (resolved from
 # the including file) and #include <feinterp/...> (from the source root) of the library and apps/ is
@@ -31,6 +32,7 @@ layer_of() {
     interpolator/*) echo "8 interpolator" ;;
     mesh/*) echo "8 mesh" ;;
     apps/*) echo "9 apps" ;;
+    python/*) echo "9 python" ;;
     *) echo "" ;;
   esac
 }
@@ -55,7 +57,7 @@ while IFS= read -r file; do
     fi
   done < <(sed -n -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]+)[>"].*/\1/p' "$file" |
            grep -E '^(feinterp/|\.|[a-z_]+/|[a-z_]+\.(hpp|cuh|h)$)' || true)
-done < <(git ls-files 'core/*' 'elements/*' 'fem/*' 'backends/*' 'interpolator/*' 'mesh/*' 'apps/*' |
+done < <(git ls-files 'core/*' 'elements/*' 'fem/*' 'backends/*' 'interpolator/*' 'mesh/*' 'apps/*' 'python/*' |
          grep -E '\.(hpp|cpp|cu|cuh|h)$')
 
 if [ "$violations" -gt 0 ]; then

@@ -14,8 +14,11 @@ cd "$root"
 
 # python3-vtk9 and python3-numpy: the tests read the .vtu and .npy outputs back with VTK's reader (what
 # ParaView uses) and NumPy; nlohmann-json3-dev: they parse the programs' --json output with a real parser.
+# python3-dev, pybind11-dev, python3-pytest: the Python package feinterp (python/) and its tests;
+# python3-meshio: its examples (examples/python/).
 packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev
-          libseccomp-dev python3-vtk9 python3-numpy nlohmann-json3-dev)
+          libseccomp-dev python3-vtk9 python3-numpy nlohmann-json3-dev python3-dev pybind11-dev python3-pytest
+          python3-meshio)
 "$root/scripts/install-packages.sh" "${packages[@]}"
 
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH

@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The plan: feinterp.Interpolator, over the compiled Plan64 and Plan32 (python/src/interpolator.cpp).
+
+This layer only turns Python conveniences into the compiled module's exact arguments (names into
+enums, a degree into a quadrature rule, host arrays into the plan's dtype) and allocates results that
+the caller did not pass. Every array is checked by the compiled module.
+"""
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy
+
+from . import _arrays
+from . import _feinterp as _f
+
+
+@dataclass
+class BlockArrays:
+    """A block from your own arrays: what a Mesh's Block also provides.
+
+    connectivity: (E, nodes_per_element) int32 node indices, Gmsh node order; host or device memory.
+    space_dimension: 2 (z = 0, checked) or 3; 0: 3 for volumes, 2 otherwise.
+    element_tags: optional (E,) uint64 in host memory: errors then name your tags.
+    """
+
+    type: _f.ElementType
+    connectivity: Any
+    space_dimension: int = 0
+    element_tags: Optional[Any] = None
+
+
+def _enum(enum, value, parse=None):
+    if isinstance(value, enum):
+        return value
+    if isinstance(value, str):
+        return parse(value) if parse else enum.__members__[value]
+    raise TypeError(f"expected a {enum.__name__} or its name, got {value!r}")
+
+
+def as_operation(op):
+    return _enum(_f.Operation, op, _f.parse_operation)
+
+
+def as_shape(shape):
+    return _enum(_f.Shape, shape, _f.parse_shape)
+
+
+def _precision(precision, coordinates):
+    """fp64 unless `precision` says otherwise or the coordinates are float32."""
+    if precision is None:
+        return _f.Precision.fp32 if _arrays.dtype_name(coordinates) == "float32" else _f.Precision.fp64
+    if isinstance(precision, _f.Precision):
+        return precision
+    if isinstance(precision, str):
+        return _f.parse_precision(precision)
+    dtype = numpy.dtype(precision)  # numpy.float32, "float32", numpy.dtype(...)
+    if dtype == numpy.float64:
+        return _f.Precision.fp64
+    if dtype == numpy.float32:
+        return _f.Precision.fp32
+    raise TypeError(f"precision: expected fp64 or fp32 (or float64 / float32), got {precision!r}")
+
+
+def _stream(cuda_stream):
+    """A cudaStream_t as an int: an int, a CuPy stream (.ptr), a PyTorch stream (.cuda_stream)."""
+    if cuda_stream is None:
+        return 0
+    for attribute in ("ptr", "cuda_stream", "handle"):
+        if hasattr(cuda_stream, attribute):
+            value = getattr(cuda_stream, attribute)
+            return int(getattr(value, "value", value))
+    return int(cuda_stream)
+
+
+def _host(array, dtype):
+    """Host arrays (NumPy, lists) converted once, at construction; device arrays passed as they are."""
+    if array is None or hasattr(array, "__cuda_array_interface__") or (
+        hasattr(array, "__dlpack_device__") and not isinstance(array, numpy.ndarray)
+    ):
+        return array
+    return numpy.ascontiguousarray(array, dtype=dtype)
+
+
+class Interpolator:
+    """A plan over one block: values, reference and physical gradients at points, their transposes and
+    the fused Laplacian (interpolator/interpolator.hpp), in FP64 or FP32, on the CPU or a GPU.
+
+    Interpolator(block, points=None, coordinates=None, *, node_count=None, executor="cpu",
+                 precision=None, cuda_stream=None, summation="atomic", threads=0, elements_per_block=0)
+
+    block        a Mesh's Block, or BlockArrays(type, connectivity, space_dimension, element_tags)
+    points       a PointSet, a quadrature degree (int), "nodes" (the element's nodes); default: degree 2p
+    coordinates  (N, 3) node coordinates, needed by physical gradients and weighted transposes
+    node_count   N, when no coordinates are given
+    executor     "cpu" (the default: NumPy arrays), "cuda" (device arrays) or "auto" (cuda if usable)
+    precision    "fp64" / "fp32" (or numpy.float64 / float32); default: float32 coordinates give fp32
+    cuda_stream  the stream of the plan's launches: an int, a CuPy or PyTorch stream (default: the legacy
+                 default stream, which CuPy and PyTorch use too)
+    summation    "atomic" or "deterministic" (how a GPU plan sums shared nodes)
+
+    Host connectivity, coordinates and tags are converted once, here, to int32, the plan's precision and
+    uint64 (a copy when they differ), and copied to the device for a cuda plan, which owns that copy.
+    Device arrays are used as they are: they must already have the right dtype.
+
+    Arrays in calls (core/layout.hpp): nodal fields (N, C) or (N,); values (E, Q, C); reference
+    gradients (E, Q, C, d); physical gradients (E, Q, C, s); det J (E, Q); element vectors
+    (E, nodes_per_element, C). They must have the plan's dtype, be C-contiguous and live where the plan
+    computes (TypeError / ValueError otherwise: nothing is copied behind your back). Results are written
+    into out= when given (the same array is returned), else into a new array of the input's library.
+    A cuda call is asynchronous on the plan's stream, like the C++ one; check() waits and raises
+    DegenerateElementError for an element met since the last check.
+    """
+
+    def __init__(self, block, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
+                 cuda_stream=None, summation="atomic", threads=0, elements_per_block=0):
+        element_type = block.type
+        if points is None:
+            points = 2 * element_type.order
+        if isinstance(points, str) and points == "nodes":
+            points = _f.element_nodes(element_type)
+        elif isinstance(points, int):
+            points = _f.quadrature_rule(element_type.shape, points)
+        precision = _precision(precision, coordinates)
+        real = numpy.float64 if precision == _f.Precision.fp64 else numpy.float32
+        tags = getattr(block, "element_tags", None)
+        if tags is not None and len(tags) == 0:
+            tags = None
+        plan_class = _f.Plan64 if precision == _f.Precision.fp64 else _f.Plan32
+        self._plan = plan_class(
+            element_type,
+            _host(block.connectivity, numpy.int32),
+            points,
+            _host(coordinates, real),
+            -1 if node_count is None else int(node_count),
+            int(getattr(block, "space_dimension", 0)),
+            _host(tags, numpy.uint64),
+            _enum(_f.Executor, executor, _f.parse_executor),
+            int(threads),
+            _stream(cuda_stream),
+            int(elements_per_block),
+            _enum(_f.Summation, summation),
+        )
+        self.point_set = points
+
+    # ---- calls --------------------------------------------------------------------------------------
+    def apply(self, op, u, out=None, detj=None):
+        """op(u): returns out, or (out, detj) for physical gradients. A transpose goes to apply_transpose."""
+        op = as_operation(op)
+        if op.is_transpose:
+            return self.apply_transpose(op, u, out=out)
+        components = _nodal_components(u)
+        if out is None and components is not None:
+            out = _arrays.empty(u, self._plan.output_shape(op, components, _f.TransposeTarget.nodes))
+        if op == _f.Operation.physical_gradients:
+            if detj is None and components is not None:
+                detj = _arrays.empty(u, self.detj_shape)
+            self._plan.apply(op, u, out, detj)
+            return out, detj
+        self._plan.apply(op, u, out, detj)  # detj given for another operation: the module says why not
+        return out
+
+    def apply_transpose(self, op, f, out=None, *, target="nodes", weighted=False, accumulate=False):
+        """The adjoint of apply(op): point data f back to the nodes (or element vectors); returns out."""
+        op = as_operation(op)
+        options = _f.TransposeOptions(_enum(_f.TransposeTarget, target), bool(weighted), bool(accumulate))
+        shape = getattr(f, "shape", ())
+        if out is None and len(shape) >= 3:
+            out = _arrays.empty(f, self._plan.output_shape(op.transpose, int(shape[2]), options.target),
+                                zero=accumulate)
+        self._plan.apply_transpose(op, f, out, options)
+        return out
+
+    def apply_laplacian(self, u, out=None, *, target="nodes", accumulate=False):
+        """r = A u, A the stiffness matrix sum_q w_q |det J| grad(phi_i) . grad(phi_j); returns out."""
+        options = _f.TransposeOptions(_enum(_f.TransposeTarget, target), True, bool(accumulate))
+        components = _nodal_components(u)
+        if out is None and components is not None:
+            if options.target == _f.TransposeTarget.nodes:
+                shape = tuple(u.shape)
+            else:
+                shape = (self.element_count, self.nodes_per_element, components)
+            out = _arrays.empty(u, shape, zero=accumulate)
+        self._plan.apply_laplacian(u, out, options)
+        return out
+
+    def check(self):
+        """cuda: waits for the plan's stream and raises DegenerateElementError for an element met since
+        the last check; cpu: nothing to do (apply raised already)."""
+        self._plan.check()
+
+    # ---- sizes and facts ----------------------------------------------------------------------------
+    def output_shape(self, op, components=1, target="nodes"):
+        """The shape of op's result for a field of `components` components."""
+        return tuple(self._plan.output_shape(as_operation(op), components, _enum(_f.TransposeTarget, target)))
+
+    @property
+    def detj_shape(self):
+        return (self.element_count, self.points)
+
+    @property
+    def dtype(self):
+        return numpy.dtype(numpy.float64 if self.precision == _f.Precision.fp64 else numpy.float32)
+
+    def __getattr__(self, name):
+        # executor, precision, type, element_count, node_count, points, nodes_per_element,
+        # reference_dimension, space_dimension, cuda_stream, input_size, output_size, detj_size
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._plan, name)
+
+    def __repr__(self):
+        return (f"<Interpolator {self.type} x {self.element_count}, {self.points} points, "
+                f"{self.executor.name}, {self.precision.name}>")
+
+
+def _nodal_components(u):
+    """C of a nodal field of shape (N,) or (N, C); None when the shape is neither (the compiled module
+    then says what is wrong)."""
+    shape = getattr(u, "shape", None)
+    if shape is None or len(shape) not in (1, 2):
+        return None
+    return 1 if len(shape) == 1 else int(shape[1])

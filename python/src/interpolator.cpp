@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The plan (interpolator/interpolator.hpp) as _feinterp.Plan64 and Plan32. Every array is checked here,
+// once per call, against the layouts of core/layout.hpp, then the front door runs with the GIL released:
+//
+//   nodal field u, result r       (N, C), or (N,) for C = 1
+//   values                        (E, Q, C)
+//   reference gradients           (E, Q, C, d)
+//   physical gradients            (E, Q, C, s)        det J: (E, Q)
+//   element vectors               (E, nodes_per_element, C)
+//
+// Memory: a cpu plan takes host arrays, a cuda plan device arrays; the connectivity and coordinates of a
+// cuda plan may also be host arrays, copied to the device once, at construction, and owned by the plan.
+// Outputs are written in place (`out` is the caller's array, never a copy); the pure-Python layer
+// (feinterp/_plan.py) allocates them when the caller gives none.
+#include <feinterp/interpolator/interpolator.hpp>
+
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "stream_order.hpp"
+
+namespace feinterp::python {
+
+namespace {
+
+using Shape_ = std::vector<std::int64_t>;
+
+template <class Real>
+class Plan {
+ public:
+  Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates, offset_t node_count,
+       int space_dimension, py::handle element_tags, Executor executor, int threads, std::intptr_t cuda_stream,
+       int elements_per_block, Summation summation)
+      : executor_(resolve_executor(executor)), stream_(cuda_stream), order_(cuda_stream) {
+    const Memory here = memory();
+    const int npe = nodes_per_element(type);
+
+    ArrayRef c = read_array(connectivity, "connectivity", stream_);
+    if (c.shape.size() != 2 || c.shape[1] != npe)
+      throw py::value_error("connectivity: expected shape (E, " + std::to_string(npe) + ") for " + to_string(type) +
+                            ", got " + c.shape_string());
+    // Host connectivity and coordinates are accepted by a cuda plan too (copied below).
+    expect(c, "connectivity", int32, {c.shape}, c.device ? here : Memory::host, false);
+    const offset_t E = c.shape[0];
+    const node_index* connectivity_data = static_cast<const node_index*>(c.data);
+    if (here == Memory::device && !c.device) {
+      owned_connectivity_.emplace(Executor::cuda, std::size_t(c.size()));
+      owned_connectivity_->copy_from(connectivity_data, std::size_t(c.size()));
+      connectivity_data = owned_connectivity_->data();
+    }
+    keep_.append(c.keep);
+
+    const Real* coordinates_data = nullptr;
+    if (!coordinates.is_none()) {
+      ArrayRef x = read_array(coordinates, "coordinates", stream_);
+      const std::int64_t N = x.shape.size() == 2 ? x.shape[0] : -1;
+      if (node_count < 0 && N >= 0) node_count = N;
+      expect(x, "coordinates", dtype_of<Real>(), {{node_count, 3}}, x.device ? here : Memory::host, false);
+      coordinates_data = static_cast<const Real*>(x.data);
+      if (here == Memory::device && !x.device) {
+        owned_coordinates_.emplace(Executor::cuda, std::size_t(x.size()));
+        owned_coordinates_->copy_from(coordinates_data, std::size_t(x.size()));
+        coordinates_data = owned_coordinates_->data();
+      }
+      keep_.append(x.keep);
+    } else if (node_count < 0) {
+      throw py::value_error("node_count: required when no coordinates are given");
+    }
+
+    const std::size_t* tags = nullptr;
+    if (!element_tags.is_none()) {
+      ArrayRef t = read_array(element_tags, "element_tags", stream_);
+      expect(t, "element_tags", uint64, {{E}}, Memory::host, false);  // host memory: read by error messages
+      tags = static_cast<const std::size_t*>(t.data);
+      keep_.append(t.keep);
+    }
+
+    const BlockView block{type, connectivity_data, E, space_dimension, tags};
+    InterpolatorOptions options;
+    options.executor = executor_;
+    options.threads = threads;
+    options.cuda_stream = reinterpret_cast<void*>(cuda_stream);
+    options.elements_per_block = elements_per_block;
+    options.summation = summation;
+    py::gil_scoped_release release;
+    plan_.emplace(block, node_count, points, coordinates_data, options);
+  }
+
+  void apply(Operation op, py::handle u, py::handle out, py::handle detj) {
+    if (is_transpose(op))
+      throw py::value_error(std::string("op: ") + operation_name(op) + " is a transpose: use apply_transpose");
+    const ArrayRef ua = nodal(u, "u");
+    const int C = components(ua);
+    const ArrayRef oa = output(out, "out", {point_shape(op, C)});
+    std::optional<ArrayRef> da;
+    if (!detj.is_none()) {
+      if (op != Operation::physical_gradients)
+        throw py::value_error(std::string("detj: only physical_gradients computes det J, not ") + operation_name(op));
+      da = output(detj, "detj", {{E(), Q()}});
+    }
+    order_.plan_waits_for(streams({&ua, &oa, da ? &*da : nullptr}));
+    {
+      py::gil_scoped_release release;
+      plan_->apply(op, field(ua, C), view(oa), da ? view(*da) : BasicOutputView<Real>{});
+    }
+    order_.wait_for_plan(streams({&oa, da ? &*da : nullptr}));
+  }
+
+  void apply_transpose(Operation op, py::handle f, py::handle out, const TransposeOptions& options) {
+    const ArrayRef fa = read_array(f, "f", stream_);
+    const Operation forward = forward_of(op);
+    if (fa.shape.size() < 3)
+      throw py::value_error("f: expected point data of shape " + shape_string(point_shape(forward, -1)) +
+                            " (C: the field's components), got " + fa.shape_string());
+    const int C = int(fa.shape[2]);
+    expect(fa, "f", dtype_of<Real>(), {point_shape(forward, C)}, memory(), false);
+    const ArrayRef oa = output(out, "out", transpose_shapes(options.target, C));
+    order_.plan_waits_for(streams({&fa, &oa}));
+    {
+      py::gil_scoped_release release;
+      plan_->apply_transpose(op, field(fa, C), view(oa), options);
+    }
+    order_.wait_for_plan(streams({&oa}));
+  }
+
+  void apply_laplacian(py::handle u, py::handle r, const TransposeOptions& options) {
+    const ArrayRef ua = nodal(u, "u");
+    const int C = components(ua);
+    const ArrayRef ra = output(r, "out", transpose_shapes(options.target, C));
+    order_.plan_waits_for(streams({&ua, &ra}));
+    {
+      py::gil_scoped_release release;
+      plan_->apply_laplacian(field(ua, C), view(ra), options);
+    }
+    order_.wait_for_plan(streams({&ra}));
+  }
+
+  void check() const {
+    py::gil_scoped_release release;
+    plan_->check();
+  }
+
+  /// The shape of op's output for C components: point data for a forward operation, the nodal vector
+  /// or the element vectors for a transpose.
+  Shape_ output_shape(Operation op, int C, TransposeTarget target) const {
+    if (!is_transpose(op)) return point_shape(op, C);
+    return transpose_shapes(target, C).front();
+  }
+
+  Executor executor() const { return executor_; }
+  std::intptr_t cuda_stream() const { return stream_; }
+  const Interpolator<Real>& front_door() const { return *plan_; }
+  offset_t E() const { return plan_->block().element_count; }
+  int Q() const { return plan_->points(); }
+  int reference_dimension() const { return dimension(plan_->block().type.shape); }
+
+ private:
+  Memory memory() const { return executor_ == Executor::cuda ? Memory::device : Memory::host; }
+
+  Shape_ point_shape(Operation op, int C) const {
+    Shape_ shape{E(), Q(), C};
+    if (forward_of(op) != Operation::values)
+      shape.push_back(result_directions(op, reference_dimension(), plan_->space_dimension()));
+    return shape;
+  }
+
+  std::vector<Shape_> transpose_shapes(TransposeTarget target, int C) const {
+    if (target == TransposeTarget::element_vectors) return {{E(), nodes_per_element(plan_->block().type), C}};
+    return nodal_shapes(C);
+  }
+
+  std::vector<Shape_> nodal_shapes(int C) const {
+    const offset_t N = plan_->node_count();
+    if (C == 1) return {{N, 1}, {N}};
+    return {{N, C}};
+  }
+
+  static int components(const ArrayRef& a) { return a.shape.size() == 1 ? 1 : int(a.shape[1]); }
+
+  ArrayRef nodal(py::handle object, const std::string& name) const {
+    ArrayRef a = read_array(object, name, stream_);
+    if (a.shape.size() != 1 && a.shape.size() != 2)
+      throw py::value_error(name + ": expected a nodal field of shape (N, C) or (N,) with N = " +
+                            std::to_string(plan_->node_count()) + ", got " + a.shape_string());
+    expect(a, name, dtype_of<Real>(), nodal_shapes(components(a)), memory(), false);
+    return a;
+  }
+
+  ArrayRef output(py::handle object, const std::string& name, const std::vector<Shape_>& shapes) const {
+    ArrayRef a = read_array(object, name, stream_);
+    expect(a, name, dtype_of<Real>(), shapes, memory(), true);
+    return a;
+  }
+
+  static BasicFieldView<Real> field(const ArrayRef& a, int C) {
+    return {static_cast<const Real*>(a.data), std::size_t(a.size()), C};
+  }
+  static BasicOutputView<Real> view(const ArrayRef& a) { return {static_cast<Real*>(a.data), std::size_t(a.size())}; }
+
+  static std::vector<std::intptr_t> streams(std::initializer_list<const ArrayRef*> arrays) {
+    std::vector<std::intptr_t> s;
+    for (const ArrayRef* a : arrays)
+      if (a != nullptr && a->stream) s.push_back(*a->stream);
+    return s;
+  }
+
+  Executor executor_;
+  std::intptr_t stream_;
+  StreamOrder order_;
+  std::optional<ExecutorArray<node_index>> owned_connectivity_;
+  std::optional<ExecutorArray<Real>> owned_coordinates_;
+  py::list keep_;  // the caller's connectivity, coordinates and tags: the plan keeps their addresses
+  std::optional<Interpolator<Real>> plan_;
+};
+
+template <class Real>
+void bind_plan(py::module_& m, const char* name) {
+  using P = Plan<Real>;
+  py::class_<P>(m, name, "A plan over one block (feinterp.Interpolator wraps it; see its documentation).")
+      .def(py::init<ElementType, py::handle, const PointSet&, py::handle, offset_t, int, py::handle, Executor, int,
+                    std::intptr_t, int, Summation>(),
+           py::arg("type"), py::arg("connectivity"), py::arg("points"), py::arg("coordinates"), py::arg("node_count"),
+           py::arg("space_dimension"), py::arg("element_tags"), py::arg("executor"), py::arg("threads"),
+           py::arg("cuda_stream"), py::arg("elements_per_block"), py::arg("summation"))
+      .def("apply", &P::apply, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("detj"))
+      .def("apply_transpose", &P::apply_transpose, py::arg("op"), py::arg("f"), py::arg("out"), py::arg("options"))
+      .def("apply_laplacian", &P::apply_laplacian, py::arg("u"), py::arg("out"), py::arg("options"))
+      .def("check", &P::check)
+      .def("output_shape", &P::output_shape, py::arg("op"), py::arg("components"), py::arg("target"))
+      .def_property_readonly("executor", &P::executor)
+      .def_property_readonly("cuda_stream", &P::cuda_stream)
+      .def_property_readonly("precision", [](const P&) { return precision_of<Real>(); })
+      .def_property_readonly("type", [](const P& p) { return p.front_door().block().type; })
+      .def_property_readonly("element_count", &P::E)
+      .def_property_readonly("node_count", [](const P& p) { return p.front_door().node_count(); })
+      .def_property_readonly("points", &P::Q)
+      .def_property_readonly("nodes_per_element", [](const P& p) { return nodes_per_element(p.front_door().block().type); })
+      .def_property_readonly("reference_dimension", &P::reference_dimension)
+      .def_property_readonly("space_dimension", [](const P& p) { return p.front_door().space_dimension(); })
+      .def("input_size", [](const P& p, Operation op, int C) { return p.front_door().input_size(op, C); })
+      .def("output_size", [](const P& p, Operation op, int C, TransposeTarget target) {
+        return p.front_door().output_size(op, C, target);
+      }, py::arg("op"), py::arg("components"), py::arg("target") = TransposeTarget::nodes)
+      .def_property_readonly("detj_size", [](const P& p) { return p.front_door().detj_size(); });
+}
+
+}  // namespace
+
+void bind_interpolator(py::module_& m) {
+  bind_plan<double>(m, "Plan64");
+  bind_plan<float>(m, "Plan32");
+}
+
+}  // namespace feinterp::python

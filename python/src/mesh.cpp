@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Meshes (mesh/mesh.hpp): load_msh and generate_mesh return a Mesh whose arrays are NumPy views of the
+// C++ vectors, not copies: each view's base holds the mesh, so a block's connectivity outlives the Mesh
+// object that gave it. The views are read-only, since a plan built from them keeps their addresses and
+// the loader's checks (tags, finite coordinates) would no longer hold after a write.
+#include <feinterp/mesh/generate.hpp>
+#include <feinterp/mesh/mesh.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+
+#include "bindings.hpp"
+
+namespace feinterp::python {
+
+namespace {
+
+using MeshPtr = std::shared_ptr<Mesh>;  // pybind11 holders are of non-const types; the views are read-only
+
+/// A read-only view of `count` x `columns` values owned by `mesh`.
+template <class T>
+py::array view(const MeshPtr& mesh, const T* data, std::vector<py::ssize_t> shape) {
+  auto* owner = new MeshPtr(mesh);
+  py::capsule base(owner, [](void* p) { delete static_cast<MeshPtr*>(p); });
+  py::array_t<T> a(shape, data, base);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return std::move(a);
+}
+
+/// One block of a mesh, by index: holding the mesh keeps the views valid.
+struct Block {
+  MeshPtr mesh;
+  std::size_t index;
+  const ElementBlock& block() const { return mesh->blocks[index]; }
+};
+
+MeshPtr generate(ElementType type, offset_t target_elements, unsigned seed, const std::string& domain, bool boundary,
+                 bool shuffle_nodes) {
+  GenerateOptions options;
+  options.type = type;
+  options.target_elements = target_elements;
+  options.seed = seed;
+  options.boundary = boundary;
+  options.shuffle_nodes = shuffle_nodes;
+  if (domain == "box") options.domain = Domain::box;
+  else if (domain == "ball") options.domain = Domain::ball;
+  else if (domain == "sphere") options.domain = Domain::sphere;
+  else throw std::invalid_argument("unknown domain '" + domain + "': expected box, ball or sphere");
+  py::gil_scoped_release release;
+  return std::make_shared<Mesh>(generate_mesh(options));
+}
+
+MeshPtr load(const std::string& path, bool keep_lower_dimensional, bool skip_unsupported, bool read_fields) {
+  // Warnings are collected and raised as Python warnings after the load, with the GIL held again.
+  std::vector<std::string> warnings;
+  LoadOptions options;
+  options.keep_lower_dimensional = keep_lower_dimensional;
+  options.skip_unsupported = skip_unsupported;
+  options.read_fields = read_fields;
+  options.warn = [&warnings](const std::string& w) { warnings.push_back(w); };
+  MeshPtr mesh;
+  {
+    py::gil_scoped_release release;
+    mesh = std::make_shared<Mesh>(load_msh(path, options));
+  }
+  for (const std::string& w : warnings) PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1);
+  return mesh;
+}
+
+}  // namespace
+
+void bind_mesh(py::module_& m) {
+  py::class_<PhysicalGroup>(m, "PhysicalGroup")
+      .def_readonly("dimension", &PhysicalGroup::dimension)
+      .def_readonly("tag", &PhysicalGroup::tag)
+      .def_readonly("name", &PhysicalGroup::name)
+      .def("__repr__", [](const PhysicalGroup& g) {
+        return "PhysicalGroup(dimension=" + std::to_string(g.dimension) + ", tag=" + std::to_string(g.tag) +
+               ", name='" + g.name + "')";
+      });
+
+  py::class_<Block>(m, "Block", "One element type of a mesh; its arrays are read-only views of the mesh.")
+      .def_property_readonly("type", [](const Block& b) { return b.block().type; })
+      .def_property_readonly("space_dimension", [](const Block& b) {
+        return b.block().space_dimension ? b.block().space_dimension : default_space_dimension(b.block().type);
+      })
+      .def_property_readonly("element_count", [](const Block& b) { return b.block().element_count(); })
+      .def_property_readonly("nodes_per_element", [](const Block& b) { return nodes_per_element(b.block().type); })
+      .def_property_readonly("connectivity", [](const Block& b) {
+        const ElementBlock& e = b.block();
+        return view(b.mesh, e.connectivity.data(), {py::ssize_t(e.element_count()), nodes_per_element(e.type)});
+      }, "(E, nodes_per_element) int32 node indices (rows of Mesh.coordinates), Gmsh order")
+      .def_property_readonly("element_tags", [](const Block& b) {
+        const ElementBlock& e = b.block();
+        return view(b.mesh, e.element_tags.data(), {py::ssize_t(e.element_tags.size())});
+      }, "(E,) uint64: the elements' tags in the file")
+      .def_property_readonly("physical_tags", [](const Block& b) {
+        const ElementBlock& e = b.block();
+        return view(b.mesh, e.physical_tags.data(), {py::ssize_t(e.physical_tags.size())});
+      }, "(E,) int32: the first physical group of each element's entity, 0 if none")
+      .def("__repr__", [](const Block& b) {
+        return "<Block " + to_string(b.block().type) + ": " + std::to_string(b.block().element_count()) + " elements>";
+      });
+
+  py::class_<Mesh, MeshPtr>(m, "Mesh", "A mesh: coordinates, node tags, blocks, fields, physical groups.")
+      .def_readonly("dimension", &Mesh::dimension)
+      .def_readonly("space_dimension", &Mesh::space_dimension)
+      .def_readonly("skipped_elements", &Mesh::skipped_elements)
+      .def_property_readonly("node_count", &Mesh::node_count)
+      .def_property_readonly("element_count", &Mesh::element_count)
+      .def_property_readonly("coordinates", [](const MeshPtr& mesh) {
+        return view(mesh, mesh->coordinates.data(), {py::ssize_t(mesh->node_count()), 3});
+      }, "(N, 3) float64 node coordinates (z = 0 in 2D)")
+      .def_property_readonly("node_tags", [](const MeshPtr& mesh) {
+        return view(mesh, mesh->node_tags.data(), {py::ssize_t(mesh->node_tags.size())});
+      }, "(N,) uint64: node_tags[i] is the file's tag of node i")
+      .def_property_readonly("blocks", [](const MeshPtr& mesh) {
+        py::list blocks;
+        for (std::size_t i = 0; i < mesh->blocks.size(); ++i) blocks.append(Block{mesh, i});
+        return blocks;
+      }, "one Block per element type, top dimension first")
+      .def_property_readonly("fields", [](const MeshPtr& mesh) {
+        py::dict fields;
+        for (const NodalField& f : mesh->fields)
+          fields[py::str(f.name)] = view(mesh, f.values.data(), {py::ssize_t(mesh->node_count()), f.components});
+        return fields;
+      }, "the file's $NodeData views: name -> (N, C) float64")
+      .def_readonly("physical_groups", &Mesh::physical_groups)
+      .def("__repr__", [](const Mesh& mesh) {
+        return "<Mesh: " + std::to_string(mesh.node_count()) + " nodes, " + std::to_string(mesh.blocks.size()) +
+               " blocks, " + std::to_string(mesh.element_count()) + " elements>";
+      });
+
+  m.def("load_msh", &load, py::arg("path"), py::arg("keep_lower_dimensional") = false,
+        py::arg("skip_unsupported") = false, py::arg("read_fields") = true,
+        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (mesh/SANDBOX.md); raises MeshError.");
+  m.def("generate_mesh", &generate, py::arg("type"), py::arg("target_elements") = 1000, py::arg("seed") = 0u,
+        py::arg("domain") = "box", py::arg("boundary") = false, py::arg("shuffle_nodes") = false,
+        "A Gmsh mesh of about target_elements elements on 'box', 'ball' or 'sphere' (mesh/generate.hpp).");
+}
+
+}  // namespace feinterp::python

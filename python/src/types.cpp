@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The library's small types, with the names and values of their C++ declarations: Shape and ElementType
+// (elements/element_type.hpp), Operation with its transposes (core/operation.hpp), Precision,
+// TransposeTarget, TransposeOptions, Summation, Executor (interpolator/interpolator.hpp).
+#include <feinterp/core/limits.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/core/precision.hpp>
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
+
+#include <pybind11/operators.h>
+
+#include <functional>
+
+#include "bindings.hpp"
+
+namespace feinterp::python {
+
+void bind_types(py::module_& m) {
+  py::enum_<Shape>(m, "Shape", "The reference shapes (Gmsh's reference elements).")
+      .value("line", Shape::line)
+      .value("triangle", Shape::triangle)
+      .value("quadrilateral", Shape::quadrilateral)
+      .value("tetrahedron", Shape::tetrahedron)
+      .value("hexahedron", Shape::hexahedron)
+      .def_property_readonly("dimension", [](Shape s) { return dimension(s); }, "the reference dimension d");
+  m.def("parse_shape", &parse_shape, "'line', 'triangle' or 'tri', 'quadrilateral' or 'quad', 'tetrahedron' or 'tet', "
+        "'hexahedron' or 'hex'");
+
+  py::class_<ElementType>(m, "ElementType", "A complete Lagrange element: a shape and an order 1, 2 or 3.")
+      .def(py::init([](Shape shape, int order) {
+             const ElementType type{shape, order};
+             check_order(type);
+             return type;
+           }),
+           py::arg("shape"), py::arg("order"))
+      .def(py::init([](const std::string& shape, int order) {
+             const ElementType type{parse_shape(shape), order};
+             check_order(type);
+             return type;
+           }),
+           py::arg("shape"), py::arg("order"))
+      .def_readonly("shape", &ElementType::shape)
+      .def_readonly("order", &ElementType::order)
+      .def_property_readonly("nodes_per_element", [](ElementType t) { return nodes_per_element(t); })
+      .def_property_readonly("dimension", [](ElementType t) { return dimension(t.shape); })
+      .def(py::self == py::self)
+      .def(py::self != py::self)
+      .def("__hash__", [](ElementType t) { return std::hash<int>()(int(t.shape) * 16 + t.order); })
+      .def("__repr__", [](ElementType t) {
+        return std::string("ElementType(Shape.") + shape_name(t.shape) + ", " + std::to_string(t.order) + ")";
+      })
+      .def("__str__", [](ElementType t) { return to_string(t); });
+
+  py::enum_<Operation>(m, "Operation", "What a plan computes: the forward operations and their transposes.")
+      .value("values", Operation::values)
+      .value("reference_gradients", Operation::reference_gradients)
+      .value("physical_gradients", Operation::physical_gradients)
+      .value("values_transpose", Operation::values_transpose)
+      .value("reference_gradients_transpose", Operation::reference_gradients_transpose)
+      .value("physical_gradients_transpose", Operation::physical_gradients_transpose)
+      .def_property_readonly("is_transpose", [](Operation op) { return is_transpose(op); })
+      .def_property_readonly("forward", [](Operation op) { return forward_of(op); })
+      .def_property_readonly("transpose", [](Operation op) { return transpose_of(op); });
+  m.def("parse_operation", &parse_operation);
+
+  py::enum_<Precision>(m, "Precision").value("fp64", Precision::fp64).value("fp32", Precision::fp32);
+  m.def("parse_precision", &parse_precision, "'fp64' or 'double', 'fp32' or 'float'");
+
+  py::enum_<TransposeTarget>(m, "TransposeTarget", "Where a transpose puts its result.")
+      .value("nodes", TransposeTarget::nodes)
+      .value("element_vectors", TransposeTarget::element_vectors);
+
+  py::class_<TransposeOptions>(m, "TransposeOptions")
+      .def(py::init([](TransposeTarget target, bool weighted, bool accumulate) {
+             return TransposeOptions{target, weighted, accumulate};
+           }),
+           py::arg("target") = TransposeTarget::nodes, py::arg("weighted") = false, py::arg("accumulate") = false)
+      .def_readwrite("target", &TransposeOptions::target)
+      .def_readwrite("weighted", &TransposeOptions::weighted)
+      .def_readwrite("accumulate", &TransposeOptions::accumulate);
+
+  py::enum_<Summation>(m, "Summation", "How a GPU plan sums element contributions into shared nodes.")
+      .value("atomic", Summation::atomic)
+      .value("deterministic", Summation::deterministic);
+
+  py::enum_<Executor>(m, "Executor")
+      .value("cpu", Executor::cpu)
+      .value("cuda", Executor::cuda)
+      .value("automatic", Executor::automatic);
+  m.def("parse_executor", &parse_executor, "'cpu', 'cuda', 'auto' or 'automatic'");
+  m.def("cuda_usable", &cuda_usable, "True when this feinterp was built with CUDA and a GPU is usable.");
+  m.def("cuda_unusable_reason", &cuda_unusable_reason);
+  m.def("describe_executor", [](Executor e) { return describe_executor(resolve_executor(e)); });
+
+  m.attr("max_components") = max_components;
+}
+
+}  // namespace feinterp::python

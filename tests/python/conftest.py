@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Shared fixtures of the Python package's tests. Random inputs are fresh on every run (so the tests can
+# fail on an input nobody chose); the seed is printed, and FEINTERP_TEST_SEED=... replays a failure.
+import functools
+import os
+
+import numpy
+import pytest
+
+import feinterp
+
+
+@pytest.fixture
+def rng(request):
+    seed = int(os.environ.get("FEINTERP_TEST_SEED", numpy.random.SeedSequence().entropy % (1 << 32)))
+    print(f"{request.node.name}: FEINTERP_TEST_SEED={seed}")
+    return numpy.random.default_rng(seed)
+
+
+@functools.lru_cache(maxsize=None)
+def box_mesh(shape, order, target=300):
+    """A generated mesh of the unit segment, square or cube (straight-sided: polynomials of degree p are
+    reproduced exactly), cached: Gmsh takes a while on a busy machine."""
+    return feinterp.generate_mesh(feinterp.ElementType(shape, order), target, 3, "box")
+
+
+def first_block(mesh, element_type):
+    return next(b for b in mesh.blocks if b.type == element_type)
+
+
+ALL_TYPES = [feinterp.ElementType(shape, order) for shape in feinterp.Shape.__members__.values() for order in (1, 2, 3)]
+
+
+def type_id(element_type):
+    return f"{element_type.shape.name}_p{element_type.order}"
+
+
+def data_file(name):
+    return os.path.join(os.environ.get("FEINTERP_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "data")),
+                        name)

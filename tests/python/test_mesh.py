@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Meshes from Python: load_msh and generate_mesh give blocks whose arrays are read-only NumPy views of
+# the C++ mesh (no copy: they keep the mesh alive after the Mesh object is gone), node tags and physical
+# groups as the file has them.
+import gc
+
+import numpy
+import pytest
+
+import feinterp
+from conftest import data_file
+
+
+def test_load_msh_blocks_and_groups():
+    mesh = feinterp.load_msh(data_file("msh-corpus/tri1_named_v41a.msh"))
+    assert mesh.space_dimension == 2 and mesh.dimension == 2
+    block = mesh.blocks[0]
+    assert block.type == feinterp.ElementType("triangle", 1)
+    assert block.connectivity.shape == (block.element_count, 3) and block.connectivity.dtype == numpy.int32
+    assert block.connectivity.min() >= 0 and block.connectivity.max() < mesh.node_count
+    assert mesh.coordinates.shape == (mesh.node_count, 3) and not mesh.coordinates[:, 2].any()
+    assert mesh.node_tags.dtype == numpy.uint64 and len(numpy.unique(mesh.node_tags)) == mesh.node_count
+    assert block.element_tags.shape == (block.element_count,)
+    assert any(g.name for g in mesh.physical_groups)
+
+
+def test_views_are_zero_copy_read_only_and_keep_the_mesh():
+    mesh = feinterp.generate_mesh(feinterp.ElementType("hex", 2), 200, 1, "ball", boundary=True)
+    names = sorted(g.name for g in mesh.physical_groups)
+    assert names == ["boundary", "domain"]
+    assert [b.type.shape.name for b in mesh.blocks] == ["hexahedron", "quadrilateral"]
+    connectivity = mesh.blocks[0].connectivity
+    assert connectivity.base is not None and not connectivity.flags.writeable
+    # Two views of the same vector share their memory: they are the mesh's, not copies.
+    assert numpy.shares_memory(connectivity, mesh.blocks[0].connectivity)
+    with pytest.raises(ValueError):
+        connectivity[0, 0] = 1
+    copy = connectivity.copy()
+    del mesh
+    gc.collect()
+    assert numpy.array_equal(connectivity, copy)
+
+
+def test_a_loaded_block_interpolates(rng):
+    mesh = feinterp.load_msh(data_file("msh-corpus/tet2_v41a.msh"))
+    block = mesh.blocks[0]
+    plan = feinterp.Interpolator(block, 2, mesh.coordinates)
+    a = rng.standard_normal(3)
+    u = mesh.coordinates @ a  # linear: its physical gradient is a everywhere
+    gradients, detj = plan.apply("physical_gradients", u)
+    assert numpy.abs(gradients - a).max() < 1e-10 * numpy.abs(a).max()
+    assert (detj != 0).all()
