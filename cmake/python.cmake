@@ -31,14 +31,19 @@ elseif(NOT DEFINED FEINTERP_PYTHON OR FEINTERP_PYTHON)
   if(NOT Python3_FOUND)
     set(FEINTERP_PYTHON_REASON "no Python 3 with its headers (install the Debian package python3-dev)")
   else()
-    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy" RESULT_VARIABLE _feinterp_numpy_status
-                    OUTPUT_QUIET ERROR_QUIET)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy; print(numpy.__version__)"
+                    RESULT_VARIABLE _feinterp_numpy_status OUTPUT_VARIABLE _feinterp_numpy_version
+                    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
     if(NOT _feinterp_numpy_status EQUAL 0)
       set(FEINTERP_PYTHON_REASON "${Python3_EXECUTABLE} has no NumPy (install the Debian package python3-numpy)")
     else()
       find_package(pybind11 2.6 CONFIG QUIET)
       if(NOT pybind11_FOUND)
         set(FEINTERP_PYTHON_REASON "pybind11 not found (install the Debian package pybind11-dev, or pass -Dpybind11_DIR)")
+      elseif(_feinterp_numpy_version VERSION_GREATER_EQUAL 2 AND pybind11_VERSION VERSION_LESS 2.12)
+        # pybind11 before 2.12 reads NumPy 1's array and dtype structures: with NumPy 2 its module
+        # segfaulted on import of every array (seen on the GPU machine: NumPy 2.5, Debian 12's pybind11 2.10.3).
+        set(FEINTERP_PYTHON_REASON "NumPy ${_feinterp_numpy_version} needs pybind11 2.12 or newer, found ${pybind11_VERSION} (pass -Dpybind11_DIR to a newer one, e.g. Debian 13's pybind11-dev)")
       endif()
     endif()
   endif()

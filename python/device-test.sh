@@ -33,9 +33,13 @@ PY
 
 # pybind11 from the carried .deb: unpacked into the build folder (dpkg -x, or ar + tar where dpkg is absent).
 if [ -z "${PYBIND11_DIR:-}" ]; then
-  deb=$(ls .deps/pybind11-dev_*.deb 2>/dev/null | head -1)
-  [ -n "$deb" ] || { echo "no .deps/pybind11-dev_*.deb: carry .deps (apt-get download pybind11-dev)"; exit 1; }
-  unpacked=$root/$build/pybind11-deb
+  # The newest carried: the GPU machine's NumPy 2 needs pybind11 2.12 or newer (cmake/python.cmake), which
+  # Debian 12 does not have; Debian 13's header-only pybind11-dev_2.13.6-2_all.deb (deb.debian.org's pool) does.
+  deb=$(ls -v .deps/pybind11-dev_*.deb 2>/dev/null | tail -1)
+  [ -n "$deb" ] || { echo "no .deps/pybind11-dev_*.deb: carry .deps (a pybind11-dev .deb, 2.12 or newer for NumPy 2)"; exit 1; }
+  # One folder per .deb: another version's headers get another path, so the module is rebuilt against them
+  # (dpkg -x keeps the packaged, older file times, which would not make ninja rebuild in place).
+  unpacked=$root/$build/$(basename "$deb" .deb)
   mkdir -p "$unpacked"
   if command -v dpkg >/dev/null; then
     dpkg -x "$deb" "$unpacked"
