@@ -14,6 +14,8 @@
 #include <feinterp/backends/cpu/threads.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
+#include "../support/expect_invalid.hpp"
+
 namespace feinterp::backends::cpu {
 namespace {
 
@@ -44,15 +46,7 @@ class Environment {
   std::optional<std::string> saved_[2];
 };
 
-void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "expected std::invalid_argument mentioning '" << fragment << "'";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
-        << "message '" << error.what() << "' does not mention '" << fragment << "'";
-  }
-}
+using test::expect_invalid;
 
 TEST(DefaultThreads, RequestThenFeinterpThenOmpThenCpus) {
   {

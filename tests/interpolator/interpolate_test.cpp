@@ -24,6 +24,7 @@
 #include "../support/random_block.hpp"
 #include "../support/element_lists.hpp"
 #include "../support/front_door.hpp"
+#include "../support/expect_invalid.hpp"
 
 namespace feinterp {
 namespace {
@@ -444,15 +445,7 @@ TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
   }
 }
 
-void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "expected std::invalid_argument mentioning '" << fragment << "'";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos)
-        << "message '" << error.what() << "' does not mention '" << fragment << "'";
-  }
-}
+using test::expect_invalid;
 
 void expect_invalid_message(const std::function<void()>& call, const std::vector<std::string>& fragments) {
   for (const std::string& fragment : fragments) expect_invalid(call, fragment);

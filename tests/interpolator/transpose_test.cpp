@@ -21,6 +21,7 @@
 #include "../support/front_door.hpp"
 #include "../support/random_block.hpp"
 #include "../support/structured_mesh.hpp"
+#include "../support/expect_invalid.hpp"
 
 namespace feinterp {
 namespace {
@@ -366,15 +367,7 @@ TEST_P(Transpose, LaplacianIsTheFusedForwardAndTranspose) {
 
 // ---- errors --------------------------------------------------------------------------------------
 
-template <class F>
-void expect_invalid(F&& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one saying '" << part << "'";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
+using test::expect_invalid;
 
 TEST(TransposeErrors, BadArgumentsAreRefusedWithTheReason) {
   FEINTERP_REQUIRE_EXECUTOR();
