@@ -29,6 +29,7 @@
 #include "interpolator.hpp"
 #include "../common/build_info.hpp"
 #include "json_schemas.hpp"
+#include "json_document.hpp"
 #include "json_writer.hpp"
 #include "polynomial.hpp"
 #include "../common/progress.hpp"
@@ -165,8 +166,7 @@ void print_row(const PairResult& r) {
 
 void print_json(const DemoOptions& o, Device device, const std::vector<PairResult>& results, double worst) {
   JsonWriter json(std::cout);
-  json.begin_object().member("schema", json_schema::demo).member("feinterp_version", version());
-  json.member("git_revision", git_revision()).member("command", "demo");
+  begin_document(json, json_schema::demo, "demo");
   json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
   if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
   json.member("components", o.components).member("target_elements", o.size).member("repeats", o.repeats);

@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "../common/build_info.hpp"
 #include "json_schemas.hpp"
+#include "json_document.hpp"
 #include "json_writer.hpp"
 #include "../common/progress.hpp"
 
@@ -54,12 +55,8 @@ int run_info(const InfoOptions& o) {
 
   if (o.json) {
     JsonWriter json(std::cout);
-    json.begin_object().member("schema", json_schema::info).member("feinterp_version", version());
-    json.member("git_revision", git_revision()).member("command", "info");
-    json.member("mesh", o.mesh).member("dimension", mesh.dimension);
-    json.member("space_dimension", mesh.space_dimension);
-    json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
-    json.member("skipped_elements", (long long)mesh.skipped_elements);
+    begin_document(json, json_schema::info, "info");
+    mesh_members(json, o.mesh, mesh, (long long)mesh.skipped_elements);
     json.key("bounding_box").begin_object().member("min", box.min).member("max", box.max).end_object();
     json.key("blocks").begin_array();
     for (const ElementBlock& b : mesh.blocks) {

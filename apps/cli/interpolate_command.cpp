@@ -26,6 +26,7 @@
 #include "interpolator.hpp"
 #include "../common/build_info.hpp"
 #include "json_schemas.hpp"
+#include "json_document.hpp"
 #include "json_writer.hpp"
 #include "output_path.hpp"
 #include "../common/progress.hpp"
@@ -147,12 +148,8 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                 const std::vector<std::string>& files, long long skipped) {
   JsonWriter json(std::cout);
-  json.begin_object().member("schema", json_schema::interpolate).member("feinterp_version", version());
-  json.member("git_revision", git_revision()).member("command", "interpolate");
-  json.member("mesh", o.mesh).member("dimension", mesh.dimension);
-  json.member("space_dimension", mesh.space_dimension);
-  json.member("nodes", (long long)mesh.node_count()).member("elements", (long long)mesh.element_count());
-  json.member("skipped_elements", skipped);
+  begin_document(json, json_schema::interpolate, "interpolate");
+  mesh_members(json, o.mesh, mesh, skipped);
   json.key("field").begin_object().member("name", field.name).member("source", o.field.empty() ? "expression" : "file");
   json.member("components", field.components).end_object();
   json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
