@@ -77,11 +77,8 @@ int main(int argc, char** argv) {
     const cuda::DeviceInfo& device = cuda::current_device();
 
     std::vector<Row> rows;
-    for (ElementType type : selection.types) {
-      std::fprintf(stderr, "[%s] generating ~%lld elements with Gmsh...\n", to_string(type).c_str(),
-                   (long long)selection.elements);
-      const tuning::GeneratedBlock mesh = tuning::generate_block(type, selection);
-      const PointSet points = selection.point_set(type);
+    tuning::for_each_generated_mesh(selection, [&](ElementType type, const tuning::GeneratedBlock& mesh,
+                                                   const PointSet& points) {
       for (int C : selection.component_counts(type))
         for (Operation op : selection.operations)
           for (Precision precision : selection.precisions) {
@@ -113,7 +110,7 @@ int main(int argc, char** argv) {
                          row.ms[0], 100 * gbs(row.bytes[0], row.ms[0]) / copy, row.ms[1],
                          100 * gbs(row.bytes[1], row.ms[1]) / copy, row.ms[2], 100 * gbs(row.bytes[2], row.ms[2]) / copy);
           }
-    }
+    });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms), each way against its own minimal bytes\n",

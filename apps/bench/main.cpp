@@ -62,11 +62,8 @@ int main(int argc, char** argv) {
     const cuda::DeviceInfo& device = cuda::current_device();
 
     std::vector<Row> rows;
-    for (ElementType type : selection.types) {
-      std::fprintf(stderr, "[%s] generating ~%lld elements with Gmsh...\n", to_string(type).c_str(),
-                   (long long)selection.elements);
-      const tuning::GeneratedBlock mesh = tuning::generate_block(type, selection);
-      const PointSet points = selection.point_set(type);
+    tuning::for_each_generated_mesh(selection, [&](ElementType type, const tuning::GeneratedBlock& mesh,
+                                                   const PointSet& points) {
       for (int C : selection.component_counts(type))
         for (Operation op : selection.operations)
           for (Precision precision : selection.precisions) {
@@ -91,7 +88,7 @@ int main(int argc, char** argv) {
                          operation_name(op), precision_name(precision), row.baseline_ms, row.packed_ms,
                          row.elements_per_block, 100.0 * gbs(row.bytes, row.packed_ms) / copy);
           }
-    }
+    });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
