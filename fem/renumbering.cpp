@@ -50,6 +50,37 @@ std::vector<offset_t> elements_by_centroid(const BlockView& block, const double*
   return order_by<offset_t>(keys);
 }
 
+// hilbert: the nodes in the order the elements, in their new order (block after block), first touch
+// them; nodes of no element after, by their own key. Measured against sorting every node by its own
+// key (fem/RENUMBERING.md, ~100k elements): 12% fewer gathered sectors per element for hexahedra p3
+// (12.3 instead of 14.1), 6% for tetrahedra p2, 13% for triangles p1: an element's new nodes come
+// out consecutive instead of interleaved along the curve with their neighbours'.
+std::vector<node_index> nodes_by_first_touch(const std::vector<BlockView>& blocks,
+                                             const std::vector<Permutation<offset_t>>& elements, offset_t node_count,
+                                             const double* coordinates, const HilbertBox& box) {
+  std::vector<node_index> order;
+  order.reserve(std::size_t(node_count));
+  std::vector<char> seen(std::size_t(node_count), 0);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const offset_t N = blocks[b].element_count > 0 ? nodes_per_element(blocks[b].type) : 0;
+    for (const offset_t e : elements[b].new_to_old)
+      for (offset_t n = 0; n < N; ++n) {
+        const node_index v = blocks[b].connectivity[e * N + n];
+        if (!seen[std::size_t(v)]) order.push_back(v);
+        seen[std::size_t(v)] = 1;
+      }
+  }
+  std::vector<std::uint64_t> keys;
+  std::vector<node_index> untouched;
+  for (offset_t v = 0; v < node_count; ++v)
+    if (!seen[std::size_t(v)]) {
+      keys.push_back(box.key(coordinates + 3 * v));
+      untouched.push_back(node_index(v));
+    }
+  for (const node_index i : order_by<node_index>(keys)) order.push_back(untouched[std::size_t(i)]);
+  return order;
+}
+
 }  // namespace
 
 const char* renumber_method_name(RenumberMethod method) {
@@ -89,12 +120,11 @@ Renumbering plan_renumbering(const std::vector<BlockView>& blocks, offset_t node
         throw std::invalid_argument("hilbert renumbering: no coordinates for " + std::to_string(node_count) +
                                     " nodes (expected x[node*3 + k])");
       const HilbertBox box(coordinates, node_count);
-      std::vector<std::uint64_t> keys(static_cast<std::size_t>(node_count));
-      for (offset_t v = 0; v < node_count; ++v) keys[std::size_t(v)] = box.key(coordinates + 3 * v);
-      r.nodes = Permutation<node_index>::from_new_to_old(order_by<node_index>(keys), "Hilbert node order");
       for (const BlockView& b : blocks)
         r.elements.push_back(Permutation<offset_t>::from_new_to_old(elements_by_centroid(b, coordinates, box),
                                                                     "element order of " + to_string(b.type)));
+      r.nodes = Permutation<node_index>::from_new_to_old(nodes_by_first_touch(blocks, r.elements, node_count, coordinates, box),
+                                                         "Hilbert node order");
       break;
     }
   }

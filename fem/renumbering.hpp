@@ -8,9 +8,11 @@
 //   rcm      nodes by reverse Cuthill–McKee on the node adjacency graph (fem/reverse_cuthill_mckee.hpp):
 //            the smallest bandwidth of these methods; elements by their smallest new node index (ties:
 //            the old order), so the elements walk the nodes in the same sweep.
-//   hilbert  nodes by the Hilbert key of their coordinates (fem/hilbert_curve.hpp), elements by the key of
-//            their centroid (the mean of their nodes) on the same curve: locality in space, whatever
-//            the connectivity.
+//   hilbert  elements by the Hilbert key (fem/hilbert_curve.hpp) of their centroid (the mean of their
+//            nodes), on the bounding box of the nodes; nodes in the order those elements first touch
+//            them (nodes of no element after, by their own key): locality in space, whatever the
+//            connectivity. First touch rather than each node's own key: fewer sectors per element
+//            gathered (fem/RENUMBERING.md), as an element's new nodes come out consecutive.
 //   none     identity permutations.
 //
 // Both orders are deterministic (every tie broken by the old index). The blocks share the nodes, so one
