@@ -3,10 +3,13 @@
 // on the CPU: natural (Gmsh's order), shuffled (random nodes: the worst case), and the shuffled mesh
 // renumbered by rcm and hilbert, with the time the renumbering took. The same meshes as the GPU
 // benchmarks' --numbering (apps/common/benchmark_mesh.hpp), so the two can be read side by side
-// (fem/RENUMBERING.md).
+// (fem/RENUMBERING.md). With --cpu-time, also the time of the CPU executor's reference gradients
+// (scalar field, FP64, points at the element's nodes as the GPU benchmark's default, one thread by
+// default so a shared machine's other work matters less: the fastest of --runs calls after one warm-up):
+// what the numbering costs or buys where it can be measured on this machine.
 //
 //   feinterp-locality                               tri p1, tet p2, hex p3 at ~100k elements
-//   feinterp-locality --types tri1,quad3 --size 1000000 --csv locality.csv
+//   feinterp-locality --types tri1,quad3 --size 1000000 --csv locality.csv --cpu-time
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -17,6 +20,8 @@
 #include <vector>
 
 #include <feinterp/fem/gather_locality.hpp>
+#include <feinterp/fem/point_set.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
@@ -41,6 +46,24 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The fastest of `runs` CPU calls of reference gradients on the block (after one untimed call), in ms.
+double cpu_milliseconds(const Mesh& mesh, const ElementBlock& block, int threads, int runs) {
+  InterpolatorOptions options;
+  options.executor = Executor::cpu;
+  options.threads = threads;
+  const Interpolator<double> plan(block.view(), mesh.node_count(), element_nodes(block.type), nullptr, options);
+  std::vector<double> u(std::size_t(mesh.node_count()));
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = mesh.coordinates[3 * i] - 2 * mesh.coordinates[3 * i + 1];
+  std::vector<double> out(plan.output_size(Operation::reference_gradients, 1));
+  double best = 1e300;
+  for (int run = 0; run <= runs; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    plan.apply(Operation::reference_gradients, {u.data(), u.size(), 1}, {out.data(), out.size()});
+    if (run > 0) best = std::min(best, 1e3 * seconds_since(start));
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,11 +73,16 @@ int main(int argc, char** argv) {
   unsigned seed = 1;
   GatherLocalityOptions locality;
   std::string csv_path;
+  bool cpu_time = false;
+  int threads = 1, runs = 5;
   app.add_option("--types", type_names, "element types: tri1, quad2, tet2, hex3, ... (default tri1,tet2,hex3)")->delimiter(',');
   app.add_option("--size", size, "target elements per mesh")->check(CLI::Range(1LL, 1LL << 30));
   app.add_option("--seed", seed, "mesh and shuffle seed");
   app.add_option("--window", locality.window_elements, "elements per window of the sector efficiency")->check(CLI::Range(1, 1 << 20));
   app.add_option("--csv", csv_path, "also write the table as CSV to this file");
+  app.add_flag("--cpu-time", cpu_time, "also time the CPU executor's reference gradients on each numbering");
+  app.add_option("--threads", threads, "CPU threads of --cpu-time (0: the default count)")->check(CLI::Range(0, 1024));
+  app.add_option("--runs", runs, "timed calls of --cpu-time (the fastest is reported)")->check(CLI::Range(1, 1000));
   app.set_version_flag("--version", app::version_text("feinterp-locality"));
   CLI11_PARSE(app, argc, argv);
   try {
@@ -63,9 +91,12 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-locality, git " << app::git_revision() << ", window " << locality.window_elements << " elements, "
         << locality.sector_bytes << "-byte sectors, " << locality.value_bytes << "-byte values\n"
-        << "element,order,elements,nodes,numbering,mean_spread,bandwidth,sector_efficiency,sectors_per_element,renumber_s\n";
-    std::printf("%-15s %9s %9s %-9s %12s %10s %8s %9s %11s\n", "element", "elements", "nodes", "numbering", "mean spread",
-                "bandwidth", "sectors", "sect/elem", "renumber s");
+        << (cpu_time ? ", CPU: " + describe_executor(Executor::cpu, threads) : std::string()) << "\n"
+        << "element,order,elements,nodes,numbering,mean_spread,bandwidth,sector_efficiency,sectors_per_element,renumber_s"
+        << (cpu_time ? ",cpu_reference_gradients_ms" : "") << "\n";
+    if (cpu_time) std::printf("CPU times: reference gradients, C = 1, FP64, points = nodes, %s\n", describe_executor(Executor::cpu, threads).c_str());
+    std::printf("%-16s %9s %9s %-9s %12s %10s %8s %9s %11s%s\n", "element", "elements", "nodes", "numbering", "mean spread",
+                "bandwidth", "sectors", "sect/elem", "renumber s", cpu_time ? "     cpu ms" : "");
     for (const ElementType type : types) {
       std::fprintf(stderr, "[%s] generating ~%lld elements with Gmsh (natural and shuffled)...\n", to_string(type).c_str(), size);
       GenerateOptions options;
@@ -82,12 +113,18 @@ int main(int argc, char** argv) {
         for (const ElementBlock& block : mesh.blocks) {
           if (block.type != type) continue;
           const GatherLocality g = measure_gather_locality(block.view(), mesh.node_count(), locality);
-          std::printf("%-15s %9lld %9lld %-9s %12.1f %10lld %8.3f %9.2f %11.3f\n", to_string(type).c_str(),
+          const double ms = cpu_time ? cpu_milliseconds(mesh, block, threads, runs) : 0;
+          std::printf("%-16s %9lld %9lld %-9s %12.1f %10lld %8.3f %9.2f %11.3f", to_string(type).c_str(),
                       (long long)block.element_count(), (long long)mesh.node_count(), app::numbering_name(numbering),
                       g.mean_spread, (long long)g.bandwidth, g.sector_efficiency, g.sectors_per_element, renumber_s);
+          if (cpu_time) std::printf(" %10.3f", ms);
+          std::printf("\n");
+          std::fflush(stdout);
           csv << shape_name(type.shape) << ',' << type.order << ',' << block.element_count() << ',' << mesh.node_count() << ','
               << app::numbering_name(numbering) << ',' << g.mean_spread << ',' << g.bandwidth << ',' << g.sector_efficiency
-              << ',' << g.sectors_per_element << ',' << renumber_s << '\n';
+              << ',' << g.sectors_per_element << ',' << renumber_s;
+          if (cpu_time) csv << ',' << ms;
+          csv << '\n';
         }
       }
     }
