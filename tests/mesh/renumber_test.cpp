@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <feinterp/fem/gather_locality.hpp>
+#include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/generate.hpp>
@@ -214,6 +215,38 @@ TEST(RenumberMesh, LoadOptionMovesFieldsWithTheirNodes) {
       for (std::size_t c = 0; c < C; ++c)
         ASSERT_EQ(loaded.fields[f].values[i * C + c],
                   plain.fields[f].values[std::size_t(loaded.renumbering.nodes.new_to_old[i]) * C + c]);
+  }
+}
+
+// Errors name elements by their file tag, which stays with the element: a degenerate element moved by
+// the renumbering is still reported as the file's element.
+TEST(RenumberMesh, ErrorsNameTheFilesElementTag) {
+  Mesh mesh = generate_mesh({{Shape::triangle, 1}, 200, 7, true});
+  ElementBlock& block = mesh.blocks[0];
+  const std::size_t victim = std::size_t(block.element_count()) / 2;  // its three nodes moved onto one line
+  const std::size_t tag = block.element_tags[victim];
+  const node_index* nodes = &block.connectivity[3 * victim];
+  for (int k = 0; k < 2; ++k) {
+    mesh.coordinates[3 * std::size_t(nodes[2]) + std::size_t(k)] =
+        0.5 * (mesh.coordinates[3 * std::size_t(nodes[0]) + std::size_t(k)] + mesh.coordinates[3 * std::size_t(nodes[1]) + std::size_t(k)]);
+  }
+  // The victim is flat; its p = 1 neighbours keep a constant det J, at worst negative (mirrored: valid).
+  for (RenumberMethod method : {RenumberMethod::rcm, RenumberMethod::hilbert}) {
+    Mesh renumbered = mesh;
+    renumber(renumbered, method);
+    const std::size_t moved = std::size_t(renumbered.renumbering.elements[0].old_to_new[victim]);
+    ASSERT_EQ(renumbered.blocks[0].element_tags[moved], tag);
+    const Interpolator<double> plan = test::cpu_plan(renumbered, renumbered.blocks[0], quadrature_rule(Shape::triangle, 2));
+    std::vector<double> u(std::size_t(renumbered.node_count()), 1.0), out(plan.output_size(Operation::physical_gradients, 1));
+    try {
+      plan.apply(Operation::physical_gradients, {u.data(), u.size(), 1}, {out.data(), out.size()});
+      ADD_FAILURE() << "no DegenerateElementError";
+    } catch (const DegenerateElementError& error) {
+      ASSERT_TRUE(error.tag().has_value());
+      EXPECT_EQ(*error.tag(), tag);
+      EXPECT_EQ(std::size_t(error.element()), moved);
+      EXPECT_NE(std::string(error.what()).find("element tag " + std::to_string(tag)), std::string::npos) << error.what();
+    }
   }
 }
 
