@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
     for (const std::string& name : type_names) types.push_back(parse_type(name));
     std::ostringstream csv;
     csv << "# feinterp-locality, git " << app::git_revision() << ", window " << locality.window_elements << " elements, "
-        << locality.sector_bytes << "-byte sectors, " << locality.value_bytes << "-byte values\n"
-        << (cpu_time ? ", CPU: " + describe_executor(Executor::cpu, threads) : std::string()) << "\n"
+        << locality.sector_bytes << "-byte sectors, " << locality.value_bytes << "-byte values"
+        << (cpu_time ? ", CPU times on " + describe_executor(Executor::cpu, threads) : std::string()) << "\n"
         << "element,order,elements,nodes,numbering,mean_spread,bandwidth,sector_efficiency,sectors_per_element,renumber_s"
         << (cpu_time ? ",cpu_reference_gradients_ms" : "") << "\n";
     if (cpu_time) std::printf("CPU times: reference gradients, C = 1, FP64, points = nodes, %s\n", describe_executor(Executor::cpu, threads).c_str());
