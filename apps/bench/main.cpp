@@ -8,6 +8,8 @@
 //   feinterp-bench                       all 15 element types, C = 1 and C = dim, reference gradients, ~1M elements
 //   feinterp-bench --quick               ~50k elements, fewer repeats: under a minute
 //   feinterp-bench --operations all --csv bench.csv
+//   feinterp-bench --numbering shuffled  the nodes in random order (the worst case); rcm or hilbert: that
+//                                        shuffled mesh renumbered (apps/common/benchmark_mesh.hpp)
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -90,15 +92,15 @@ int main(int argc, char** argv) {
           }
     });
 
-    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
+    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
-                device.name.c_str(), copy, selection.points_name.c_str(), repeats);
+                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
     std::printf("%-15s %2s %-19s %4s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
                 "prec", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%", "host");
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
-        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
-        << feinterp::app::git_revision() << "\n";
+        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
+        << feinterp::app::numbering_name(selection.numbering) << ", git " << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,minimal_bytes,rotations,baseline_ms,"
            "packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
            "packed_fraction_of_copy,host_us_per_call\n";
