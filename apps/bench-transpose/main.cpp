@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   selection.shape_names = {"triangle", "quadrilateral", "tetrahedron", "hexahedron"};
   selection.operation_names = {"reference_gradients_transpose"};
   selection.add_options(app);
+  selection.add_generator_option(app);
   tuning::BenchmarkRun run{"feinterp-bench-transpose"};
   run.add_options(app);
   CLI11_PARSE(app, argc, argv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench: times the packed kernel (elements_per_block from the tuning table, or the
-// heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
+// heuristic) against the one-element-per-block baseline on generated meshes (Gmsh's, or the structured
+// box with --generator structured), and sets both
 // against the device's copy bandwidth measured in the same run. Kernel-only times (batches of
 // back-to-back launches, gpu_timing.hpp) and, apart, the host's cost of one call. Prints a table,
 // writes CSV.
@@ -10,6 +11,7 @@
 //   feinterp-bench --operations all --csv bench.csv
 //   feinterp-bench --numbering shuffled  the nodes in random order (the worst case); rcm or hilbert: that
 //                                        shuffled mesh renumbered (apps/common/benchmark_mesh.hpp)
+//   feinterp-bench --generator structured --elements hex --orders 3 --size 12000000
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
   CLI::App app{"feinterp-bench: packed kernel vs one-element-per-block baseline, against copy bandwidth"};
   tuning::Selection selection;
   selection.add_options(app);
+  selection.add_generator_option(app);
   tuning::BenchmarkRun run{"feinterp-bench"};
   run.add_options(app);
   CLI11_PARSE(app, argc, argv);
@@ -100,7 +103,8 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
-        << feinterp::app::numbering_name(selection.numbering) << ", git " << feinterp::app::git_revision() << "\n";
+        << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator << ", git "
+        << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,minimal_bytes,rotations,baseline_ms,"
            "packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
            "packed_fraction_of_copy,host_us_per_call\n";
