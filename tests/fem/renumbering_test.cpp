@@ -190,8 +190,10 @@ TEST(ReverseCuthillMcKee, KeepsComponentsContiguousAndIsolatedNodesIn) {
 }
 
 // On a shuffled structured mesh, RCM's bandwidth comes back within a small factor of the structured
-// numbering's (nodes numbered as the cells, in lexicographic order, first touch them); shuffled, it is about
-// the node count. Measured: 0.5x (triangles p1) to 1.45x (hexahedra p2, the worst of many shuffles).
+// numbering's (fem/structured_box.hpp: the lattice, x fastest, the classic banded order); shuffled, it is
+// about the node count. Measured over 200 shuffles: 0.90x (tetrahedra p1) to 2.5x (hexahedra p2; quadrilaterals
+// p2 up to 1.97x); the mean spread 0.67x to 1.57x. (Against the first-touch numbering the test support
+// had before, whose bandwidth was larger, the same RCM measured 0.5x to 1.45x.)
 TEST(ReverseCuthillMcKee, UndoesAShuffleOnGrids) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("FEINTERP_TEST_SEED=" + std::to_string(seed));
@@ -211,7 +213,7 @@ TEST(ReverseCuthillMcKee, UndoesAShuffleOnGrids) {
     const GatherLocality before = measure_gather_locality(block.view(), block.node_count());
     const GatherLocality after = measure_gather_locality(view, block.node_count());
     const GatherLocality reference = measure_gather_locality(natural.view(), natural.node_count());
-    EXPECT_LE(after.bandwidth, 2 * reference.bandwidth) << "natural " << reference.bandwidth << ", shuffled " << before.bandwidth;
+    EXPECT_LE(after.bandwidth, 3 * reference.bandwidth) << "natural " << reference.bandwidth << ", shuffled " << before.bandwidth;
     EXPECT_LE(after.mean_spread, 2 * reference.mean_spread);
     EXPECT_GT(after.sector_efficiency, before.sector_efficiency + 0.2);
   }
