@@ -83,7 +83,8 @@ TEST(Permutation, MovesWholeRowsBothWays) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("FEINTERP_TEST_SEED=" + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const std::size_t n = 1 + rng() % 500, row = 1 + rng() % 5;
+  // n >= 2: with one node every array is whole rows (of its own length), and the ragged case below has no error to give.
+  const std::size_t n = 2 + rng() % 499, row = 1 + rng() % 5;
   const auto p = Permutation<node_index>::from_new_to_old(random_order<node_index>(n, rng), "test");
   const auto q = Permutation<node_index>::from_new_to_old(random_order<node_index>(n, rng), "test");
   std::vector<double> data(n * row);
