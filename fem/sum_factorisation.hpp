@@ -25,6 +25,10 @@
 // The last stage keeps only the d differentiated ones, in direction order: B on v = 1 + t gives
 // direction t < d - 1, G on v = 0 gives direction d - 1. Hexahedra: 2, 3 and 3 variants out of the
 // three stages, 8 contractions where three independent chains (one per direction) would take 9.
+//
+// The transposes (integration) run the adjoint stages (tensor_contract_transpose) in reverse order, from
+// the point data back to the nodal lattice, after a per-point step (tensor_transpose_point) that applies
+// the geometry: K^T for physical gradients, w_q |det J| when weighted.
 #pragma once
 
 #include "../core/config.hpp"
@@ -115,6 +119,71 @@ FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* 
   }
 }
 
+/// The adjoint of stage `Stage`, for the transposes (integration): from the layout stage Stage writes to
+/// the one it reads, out[.., a_s, ..] = sum_(q_s < Q1) T[q_s][a_s] in[.., q_s, ..], with the variants
+/// merged as the forward stage split them (the exact transpose of tensor_contract's linear map). A
+/// transpose runs the adjoint stages in reverse, Stage = d - 1 first, down to Stage = 0, which writes the
+/// F x P1^d nodal lattice, out[f * P1^d + a].
+///
+/// The first adjoint stage (Stage = d - 1) reads point data rows in the point set's order,
+/// in[(f * rows_per_field + k) * in_stride + point_map[l]] (values: k = 0; gradients: k < d, the
+/// direction; rows_per_field lets physical gradients, mapped back to d reference directions in rows of
+/// S, be read in place); the others read the previous adjoint stage's output.
+template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
+FEINTERP_HD void tensor_contract_transpose(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
+                                           int in_stride = 0, int rows_per_field = 0, const int* point_map = nullptr) {
+  static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
+  constexpr bool first = Stage == D - 1;  // the forward's last stage: its adjoint reads the point data
+  constexpr int inner = integer_power(Q1, Stage);
+  constexpr int outer = integer_power(P1, D - 1 - Stage);
+  constexpr int units = F * outer * P1 * inner;
+  constexpr int Vnodes = tensor_variants_in(Gradients, Stage);       // variants written (the forward's input)
+  constexpr int Vpoints = tensor_variants_out(D, Gradients, Stage);  // variants read (the forward's output)
+  constexpr int nodes_size = outer * P1 * inner;                     // per variant written
+  constexpr int points_size = outer * Q1 * inner;                    // per variant read (later stages)
+  for (int unit = worker; unit < units; unit += workers) {
+    const int i = unit % inner;
+    int rest = unit / inner;
+    const int a = rest % P1;
+    rest /= P1;
+    const int o = rest % outer;
+    const int f = rest / outer;
+    Real sum[Vnodes];
+#pragma unroll
+    for (int v = 0; v < Vnodes; ++v) sum[v] = Real(0);
+#pragma unroll
+    for (int q = 0; q < Q1; ++q) {
+      const Real b = B[q * P1 + a];
+      const int position = (o * Q1 + q) * inner + i;
+      Real x[Vpoints];  // the variants read at (o, q, i)
+      if constexpr (first) {
+        const int column = point_map ? point_map[position] : position;
+#pragma unroll
+        for (int v = 0; v < Vpoints; ++v) x[v] = in[(f * rows_per_field + v) * in_stride + column];
+      } else {
+#pragma unroll
+        for (int v = 0; v < Vpoints; ++v) x[v] = in[(f * Vpoints + v) * points_size + position];
+      }
+      if constexpr (!Gradients) {
+        sum[0] += b * x[0];
+      } else {
+        const Real g = G[q * P1 + a];
+        if constexpr (first) {  // direction t < d - 1 came from variant 1 + t by B, direction d - 1 from 0 by G
+          sum[0] += g * x[D - 1];
+#pragma unroll
+          for (int t = 1; t < Vnodes; ++t) sum[t] += b * x[t - 1];
+        } else {  // variant 0 gave 0 by B and Vnodes by G; variant t gave t by B
+          sum[0] += b * x[0] + g * x[Vnodes];
+#pragma unroll
+          for (int t = 1; t < Vnodes; ++t) sum[t] += b * x[t];
+        }
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < Vnodes; ++v) out[(f * Vnodes + v) * nodes_size + (o * P1 + a) * inner + i] = sum[v];
+  }
+}
+
 /// Physical gradients at lattice point l, from the last stage's reference gradients of C field
 /// components and S coordinates, R[(f * D + k) * row_stride + l] (f < C + S; the coordinates' rows are
 /// J's: J[k][d] = R[((C + k) * D + d) * row_stride + l]): J, det J and K in double as in the dense
@@ -140,6 +209,42 @@ FEINTERP_HD double tensor_physical_gradients(const Real* R, int row_stride, int 
     physical_gradient<S, D>(K, reference, gradient);
 #pragma unroll
     for (int k = 0; k < S; ++k) out[(c * S + k) * out_stride + target] = Real(gradient[k]);
+  }
+  return det;
+}
+
+/// A transpose's work at lattice point l, point q of the set, before its adjoint stages: J from the
+/// reference gradients of the S coordinates (R rows as for tensor_physical_gradients, here with C = 0
+/// fields before them), det J and its orientation bit; physical gradients g (rows (c * S + k) of `rows`,
+/// column q) mapped back to the d reference directions, K^T g, in place (rows (c * S + d)); then, when
+/// `weight` is not null, every row of the point multiplied by weight[q] |det J|. Returns det J.
+template <int D, int S, int C, int Rows, bool Physical, class Real>
+FEINTERP_HD double tensor_transpose_point(const Real* R, int row_stride, int l, Real* rows, int out_stride, int q,
+                                          const Real* weight, unsigned& orientation) {
+  double J[S][D];
+#pragma unroll
+  for (int k = 0; k < S; ++k)
+#pragma unroll
+    for (int d = 0; d < D; ++d) J[k][d] = double(R[(k * D + d) * row_stride + l]);
+  const double det = jacobian_determinant(J);
+  orientation |= orientation_of(det, shape_quality(J, det));
+  const double factor = weight ? double(weight[q]) * (det < 0 ? -det : det) : 1.0;
+  if constexpr (Physical) {
+    static_assert(Rows == S, "physical gradients: S numbers per component");
+    double K[S][D];
+    inverse_transpose(J, det, K);
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      double g[S], back[D];
+#pragma unroll
+      for (int k = 0; k < S; ++k) g[k] = double(rows[(c * S + k) * out_stride + q]);
+      physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+      for (int d = 0; d < D; ++d) rows[(c * S + d) * out_stride + q] = Real(back[d] * factor);
+    }
+  } else if (weight) {
+#pragma unroll
+    for (int r = 0; r < C * Rows; ++r) rows[r * out_stride + q] = Real(double(rows[r * out_stride + q]) * factor);
   }
   return det;
 }

@@ -7,7 +7,9 @@
 // fresh random curved elements and fields, for every quadrilateral and hexahedron order, 1 to 6 points
 // per direction (Gauss rules, in their order and shuffled, and the node lattice), C = 1, d and 9, and
 // odd worker counts (a unit count that is no multiple of the workers): values, reference gradients and
-// physical gradients (S = 2 and 3 for quadrilaterals) to 1e-13.
+// physical gradients (S = 2 and 3 for quadrilaterals) to 1e-13; and the transposes the same way (the
+// adjoint stages, with the geometry at each point: K^T for physical gradients, w_q |det J| when weighted)
+// against the dense definition of the CPU backend.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,6 +131,96 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
   return r;
 }
 
+/// The point data of a transpose (the forward output's layout, [(q * C + c) * R + r]) back to the nodes,
+/// as the CPU backend defines it: r[n][c] = sum_q factor_q sum_r T_q,n,r f_q,c,r with T = phi (values),
+/// dphi/dxi_r (reference gradients), or dphi/dxi . K^T (physical gradients), factor_q = w_q |det J_q|
+/// when weighted, else 1.
+template <int S, int D, int N>
+std::vector<double> dense_transpose(Kind kind, const Tabulation& table, const ElementData& e, const std::vector<double>& f,
+                                    int C, const std::vector<double>* weights) {
+  const int Q = table.points;
+  const int R = kind == Kind::values ? 1 : kind == Kind::reference_gradients ? D : S;
+  std::vector<double> r(static_cast<std::size_t>(N) * C, 0.0);
+  for (int q = 0; q < Q; ++q) {
+    const double* phi = &table.values[std::size_t(q) * N];
+    const double* dphi = &table.gradients[std::size_t(q) * N * D];
+    double J[S][D];
+    jacobian<S, D, N>(e.x.data(), 3, dphi, J);
+    const double det = jacobian_determinant(J);
+    double K[S][D];
+    inverse_transpose(J, det, K);
+    const double factor = weights ? (*weights)[std::size_t(q)] * std::abs(det) : 1.0;
+    for (int c = 0; c < C; ++c) {
+      const double* g = &f[(std::size_t(q) * C + c) * R];
+      double reference[D];
+      if (kind == Kind::physical_gradients) physical_gradient_transpose<S, D>(K, g, reference);
+      for (int n = 0; n < N; ++n) {
+        double sum = 0;
+        if (kind == Kind::values) sum = phi[n] * g[0];
+        else
+          for (int d = 0; d < D; ++d) sum += dphi[n * D + d] * (kind == Kind::physical_gradients ? reference[d] : g[d]);
+        r[std::size_t(n) * C + c] += factor * sum;
+      }
+    }
+  }
+  return r;
+}
+
+/// The sum-factorised transpose kernel's sequence on one element: the point data in rows [(c*R + r)][q];
+/// when geometric, the coordinates through the forward stages and each point's tensor_transpose_point;
+/// then the adjoint stages, axis d - 1 first, each run by `workers` workers in turn.
+template <int D, int P1, int Q1, int C, Kind K, int S>
+std::vector<double> sum_factorised_transpose(const TensorStructure& t, const ElementData& e, const std::vector<double>& f,
+                                             const std::vector<double>* weights, int workers) {
+  constexpr bool gradients = K != Kind::values, physical = K == Kind::physical_gradients;
+  constexpr int N = integer_power(P1, D), Q = integer_power(Q1, D);
+  constexpr int R = K == Kind::values ? 1 : K == Kind::reference_gradients ? D : S;
+  const int Qp = Q | 1;
+  const double* B = t.values_1d.data();
+  const double* G = t.derivatives_1d.data();
+  const int* point_map = t.point_of_lattice.data();
+  std::vector<double> rows(static_cast<std::size_t>(C) * R * Qp, std::nan(""));
+  for (int q = 0; q < Q; ++q)
+    for (int cr = 0; cr < C * R; ++cr) rows[std::size_t(cr) * Qp + q] = f[std::size_t(q) * C * R + cr];
+  if (physical || weights) {
+    std::vector<double> x(static_cast<std::size_t>(S) * N), x0(static_cast<std::size_t>(tensor_stage_size(D, P1, Q1, S, true, 0)));
+    std::vector<double> x1(D == 3 ? std::size_t(tensor_stage_size(D, P1, Q1, S, true, 1)) : 0), J(static_cast<std::size_t>(S) * D * Q);
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < S; ++k) x[std::size_t(k) * N + t.node_lattice[std::size_t(n)]] = e.x[std::size_t(n) * 3 + k];
+    for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 0>(w, workers, x.data(), x0.data(), B, G);
+    if constexpr (D == 2) {
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 1>(w, workers, x0.data(), J.data(), B, G, Q);
+    } else {
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 1>(w, workers, x0.data(), x1.data(), B, G);
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 2>(w, workers, x1.data(), J.data(), B, G, Q);
+    }
+    const double* w_q = weights ? weights->data() : nullptr;
+    for (int w = 0; w < workers; ++w)
+      for (int l = w; l < Q; l += workers) {
+        unsigned orientation = 0;
+        tensor_transpose_point<D, S, C, R, physical>(J.data(), Q, l, rows.data(), Qp, point_map[l], w_q, orientation);
+        EXPECT_EQ(orientation, orientation_positive);
+      }
+  }
+  // The adjoint stages: buffers sized as the forward stages' (the same arrays, read the other way).
+  std::vector<double> a1(D == 3 ? std::size_t(tensor_stage_size(D, P1, Q1, C, gradients, 1)) : 0, std::nan(""));
+  std::vector<double> a0(std::size_t(tensor_stage_size(D, P1, Q1, C, gradients, 0)), std::nan(""));
+  std::vector<double> lattice(static_cast<std::size_t>(C) * N, std::nan(""));
+  if constexpr (D == 2) {
+    for (int w = 0; w < workers; ++w)
+      tensor_contract_transpose<D, P1, Q1, C, gradients, 1>(w, workers, rows.data(), a0.data(), B, G, Qp, R, point_map);
+  } else {
+    for (int w = 0; w < workers; ++w)
+      tensor_contract_transpose<D, P1, Q1, C, gradients, 2>(w, workers, rows.data(), a1.data(), B, G, Qp, R, point_map);
+    for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, C, gradients, 1>(w, workers, a1.data(), a0.data(), B, G);
+  }
+  for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, C, gradients, 0>(w, workers, a0.data(), lattice.data(), B, G);
+  std::vector<double> r(static_cast<std::size_t>(N) * C);
+  for (int n = 0; n < N; ++n)
+    for (int c = 0; c < C; ++c) r[std::size_t(n) * C + c] = lattice[std::size_t(c) * N + t.node_lattice[std::size_t(n)]];
+  return r;
+}
+
 template <class F, int... I>
 void with_constant(int value, F&& f, std::integer_sequence<int, I...>) {
   ((value == I + 1 ? (f(std::integral_constant<int, I + 1>{}), true) : false) || ...);
@@ -214,6 +306,43 @@ TEST_P(SumFactorisationTest, StagesReproduceTheDenseProductAtEveryTensorPointSet
           check(std::integral_constant<int, 1>{}, 1);
           check(std::integral_constant<int, D>{}, 5);
           check(std::integral_constant<int, 9>{}, 13);
+          // The transposes, unweighted and (rules with weights) weighted.
+          auto check_transpose = [&](auto c, int workers) {
+            constexpr int C = decltype(c)::value;
+            const ElementData e = element_data(C);
+            for (bool weighted : {false, true}) {
+              if (weighted && points.weights.empty()) continue;
+              const std::vector<double>* weights = weighted ? &points.weights : nullptr;
+              SCOPED_TRACE(points.name + ", S = " + std::to_string(S) + ", C = " + std::to_string(C) + ", " +
+                           std::to_string(workers) + " workers, transpose" + (weighted ? ", weighted" : ""));
+              auto compare = [&](auto kind_constant, auto s_constant) {
+                constexpr Kind K = decltype(kind_constant)::value;
+                constexpr int SS = decltype(s_constant)::value;
+                const int R = K == Kind::values ? 1 : K == Kind::reference_gradients ? D : SS;
+                const std::vector<double> f = test::random_field(offset_t(table.points) * R, C, rng);
+                const std::vector<double> expected = dense_transpose<SS, D, N>(K, table, e, f, C, weights);
+                const std::vector<double> got = sum_factorised_transpose<D, P1, Q1, C, K, SS>(*t, e, f, weights, workers);
+                EXPECT_LE(test::relative_error(got, expected), 1e-13) << "kind " << int(K);
+              };
+              using values = std::integral_constant<Kind, Kind::values>;
+              using reference = std::integral_constant<Kind, Kind::reference_gradients>;
+              using physical = std::integral_constant<Kind, Kind::physical_gradients>;
+              if (S == 3) {
+                compare(values{}, std::integral_constant<int, 3>{});
+                compare(reference{}, std::integral_constant<int, 3>{});
+                compare(physical{}, std::integral_constant<int, 3>{});
+              }
+              if constexpr (D == 2)
+                if (S == 2) {
+                  compare(values{}, std::integral_constant<int, 2>{});
+                  compare(reference{}, std::integral_constant<int, 2>{});
+                  compare(physical{}, std::integral_constant<int, 2>{});
+                }
+            }
+          };
+          check_transpose(std::integral_constant<int, 1>{}, 3);
+          check_transpose(std::integral_constant<int, D>{}, 7);
+          check_transpose(std::integral_constant<int, 9>{}, 16);
         }
       });
     }
