@@ -3,11 +3,35 @@
 // hexahedron), equispaced nodes t_i = -1 + 2 i / P, evaluated from the nodes' lattice indices:
 //
 //     N(xi) = prod_d  l_(a_d)(xi_d),   l_i(t) = prod_(j != i) (t - t_j) / (t_i - t_j).
+//
+// lagrange_1d is the one-dimensional factor l_i and its derivative: the dense basis below multiplies
+// its values, and the sum-factorised kernels' 1D tables (fem/tensor_structure.hpp) are made of it, so
+// that both paths evaluate the same polynomials with the same arithmetic.
 #pragma once
 
 #include "../core/config.hpp"
 
 namespace feinterp {
+
+/// l[i] = l_i(t) and dl[i] = l_i'(t), i <= P, on the equispaced nodes of [-1, 1].
+template <int P>
+FEINTERP_HD void lagrange_1d(double t, double* l, double* dl) {
+#pragma unroll
+  for (int i = 0; i <= P; ++i) {
+    const double ti = -1.0 + 2.0 * i / P;
+    double value = 1.0, derivative = 0.0;
+#pragma unroll
+    for (int j = 0; j <= P; ++j) {
+      if (j == i) continue;
+      const double tj = -1.0 + 2.0 * j / P;
+      // (f g)' = f' g + f g' with g = (t - tj) / (ti - tj)
+      derivative = (derivative * (t - tj) + value) / (ti - tj);
+      value *= (t - tj) / (ti - tj);
+    }
+    l[i] = value;
+    dl[i] = derivative;
+  }
+}
 
 template <int D, int P, class Lattice>
 FEINTERP_HD void tensor_lagrange(const double* xi, double* values, double* gradients) {
@@ -15,24 +39,7 @@ FEINTERP_HD void tensor_lagrange(const double* xi, double* values, double* gradi
   // One-dimensional polynomials and their derivatives along each axis: D * (P + 1) of each.
   double l[D][P + 1], dl[D][P + 1];
 #pragma unroll
-  for (int d = 0; d < D; ++d) {
-    const double t = xi[d];
-#pragma unroll
-    for (int i = 0; i <= P; ++i) {
-      const double ti = -1.0 + 2.0 * i / P;
-      double value = 1.0, derivative = 0.0;
-#pragma unroll
-      for (int j = 0; j <= P; ++j) {
-        if (j == i) continue;
-        const double tj = -1.0 + 2.0 * j / P;
-        // (f g)' = f' g + f g' with g = (t - tj) / (ti - tj)
-        derivative = (derivative * (t - tj) + value) / (ti - tj);
-        value *= (t - tj) / (ti - tj);
-      }
-      l[d][i] = value;
-      dl[d][i] = derivative;
-    }
-  }
+  for (int d = 0; d < D; ++d) lagrange_1d<P>(xi[d], l[d], dl[d]);
 #pragma unroll
   for (int n = 0; n < nodes; ++n) {
     int a[D];

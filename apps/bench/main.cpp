@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// feinterp-bench: times the packed kernel (elements_per_block from the tuning table, or the
+// feinterp-bench: times the packed kernels (elements_per_block from the tuning table, or the
 // heuristic) against the one-element-per-block baseline on generated meshes (Gmsh's, or the structured
 // box with --generator structured), and sets both
 // against the device's copy bandwidth measured in the same run. Kernel-only times (batches of
 // back-to-back launches, gpu_timing.hpp) and, apart, the host's cost of one call. Prints a table,
-// writes CSV.
+// writes CSV. --variants runs chosen kernel variants (tuning/kernel_variant.hpp) side by side: one row
+// each, where it applies.
 //
 //   feinterp-bench                       all 15 element types, C = 1 and C = dim, reference gradients, ~1M elements
 //   feinterp-bench --quick               ~50k elements, fewer repeats: under a minute
@@ -12,16 +13,22 @@
 //   feinterp-bench --numbering shuffled  the nodes in random order (the worst case); rcm or hilbert: that
 //                                        shuffled mesh renumbered (apps/common/benchmark_mesh.hpp)
 //   feinterp-bench --generator structured --elements hex --orders 3 --size 12000000
+//   feinterp-bench --elements hex,quad --points quadrature --variants dense,sum_factorised
+//                                        dense against sum-factorised on the same meshes and data
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <feinterp/backends/cuda/runtime/device.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
+#include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
@@ -44,7 +51,14 @@ struct Row {
   int points, elements_per_block, rotations;
   offset_t bytes;
   double baseline_ms, packed_ms, host_us;
+  cuda::KernelVariant variant;  // the variant the packed launch ran
 };
+
+/// A --variants entry: "auto" (the plan's own choice: none) or a variant to force.
+std::optional<cuda::KernelVariant> requested_variant(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  return tuning::parse_kernel_variant(name);
+}
 
 double gbs(offset_t bytes, double ms) { return double(bytes) / (ms * 1e-3) / 1e9; }
 
@@ -57,6 +71,13 @@ int main(int argc, char** argv) {
   selection.add_generator_option(app);
   tuning::BenchmarkRun run{"feinterp-bench"};
   run.add_options(app);
+  std::vector<std::string> variant_names{"auto"};
+  app.add_option("--variants", variant_names,
+                 "kernel variants of the packed launch, a row each: auto (the plan's choice: table, "
+                 "FEINTERP_KERNEL_VARIANT, default), dense, sum_factorised (quadrilaterals and hexahedra at "
+                 "tensor-product points; skipped, with a note, elsewhere)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"auto", "dense", "sum_factorised"}));
   CLI11_PARSE(app, argc, argv);
   int& repeats = run.repeats;
   const int warmup = run.warmup;
@@ -74,48 +95,67 @@ int main(int argc, char** argv) {
           for (Precision precision : selection.precisions) {
             tuning::BenchmarkCase bench({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op, precision},
                                         selection.seed);
-            const tuning::CaseLaunch packed{cuda::Kernel::packed, 0}, baseline{cuda::Kernel::baseline, 0};
-            // Both kernels compute the same sums in the same order per element: equal to rounding of Real.
-            const double tolerance = precision == Precision::fp64 ? 1e-12 : 1e-5;
-            const double difference = max_relative_difference(bench.result(packed), bench.result(baseline));
-            if (!(difference <= tolerance))
-              throw std::runtime_error("packed and baseline kernels disagree for " + to_string(type) + ", C = " +
-                                       std::to_string(C) + ", " + precision_name(precision) +
-                                       ": relative difference " + std::to_string(difference));
-            Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
-                    bench.launch_config(packed).elements_per_block, bench.rotations(), bench.minimal_bytes(), 0, 0, 0};
-            row.baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
-            const tuning::Timing timing = bench.time(packed, warmup, repeats);
-            row.packed_ms = timing.median_ms;
-            row.host_us = timing.host_us;
-            rows.push_back(row);
-            std::fprintf(stderr, "  C=%d %-19s %s baseline %8.3f ms  packed %8.3f ms (%d/block)  %5.1f%% of copy\n", C,
-                         operation_name(op), precision_name(precision), row.baseline_ms, row.packed_ms,
-                         row.elements_per_block, 100.0 * gbs(row.bytes, row.packed_ms) / copy);
+            const tuning::CaseLaunch baseline{cuda::Kernel::baseline, 0};
+            const std::vector<double> reference = bench.result(baseline);
+            double baseline_ms = 0;
+            for (const std::string& name : variant_names) {
+              tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name)};
+              if (packed.variant && *packed.variant != cuda::KernelVariant::dense &&
+                  (is_transpose(op) || !tensor_structure(type, points))) {
+                std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (%s), skipped\n", C, operation_name(op),
+                             precision_name(precision), name.c_str(),
+                             is_transpose(op) ? "a transpose" : "the points are no tensor product for this element");
+                continue;
+              }
+              // The dense kernels compute the same sums in the same order per element as the baseline: equal
+              // to rounding of Real. The sum-factorised one sums in another order: within a few roundings of
+              // each output's terms, far below these bounds for the generated meshes' fields in [-1, 1].
+              const double tolerance = precision == Precision::fp64 ? 1e-12 : 1e-5;
+              const double difference = max_relative_difference(bench.result(packed), reference);
+              const cuda::LaunchConfig config = bench.launch_config(packed);
+              if (!(difference <= tolerance))
+                throw std::runtime_error(std::string("packed (") + tuning::kernel_variant_name(config.variant) +
+                                         ") and baseline kernels disagree for " + to_string(type) + ", C = " +
+                                         std::to_string(C) + ", " + precision_name(precision) +
+                                         ": relative difference " + std::to_string(difference));
+              if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
+              Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
+                      config.elements_per_block, bench.rotations(), bench.minimal_bytes(), baseline_ms, 0, 0,
+                      config.variant};
+              const tuning::Timing timing = bench.time(packed, warmup, repeats);
+              row.packed_ms = timing.median_ms;
+              row.host_us = timing.host_us;
+              rows.push_back(row);
+              std::fprintf(stderr, "  C=%d %-19s %s baseline %8.3f ms  packed %8.3f ms (%s, %d/block)  %5.1f%% of copy\n",
+                           C, operation_name(op), precision_name(precision), row.baseline_ms, row.packed_ms,
+                           tuning::kernel_variant_name(row.variant), row.elements_per_block,
+                           100.0 * gbs(row.bytes, row.packed_ms) / copy);
+            }
           }
     });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
-    std::printf("%-15s %2s %-19s %4s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
-                "prec", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%", "host");
+    std::printf("%-15s %2s %-19s %4s %-14s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
+                "prec", "variant", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%",
+                "host");
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
         << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator << ", git "
         << feinterp::app::git_revision() << "\n";
-    csv << "element,order,components,operation,precision,elements,nodes,points,minimal_bytes,rotations,baseline_ms,"
-           "packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
+    csv << "element,order,components,operation,precision,variant,elements,nodes,points,minimal_bytes,rotations,"
+           "baseline_ms,packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
            "packed_fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {
       const double packed_gbs = gbs(r.bytes, r.packed_ms), baseline_gbs = gbs(r.bytes, r.baseline_ms);
-      std::printf("%-15s %2d %-19s %4s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
+      std::printf("%-15s %2d %-19s %4s %-14s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
                   to_string(r.type).c_str(), r.components, operation_name(r.op), precision_name(r.precision),
-                  (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
+                  tuning::kernel_variant_name(r.variant), (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
                   r.baseline_ms / r.packed_ms, packed_gbs, 100 * packed_gbs / copy, 100 * baseline_gbs / copy, r.host_us);
       csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << r.components << ',' << operation_name(r.op) << ','
-          << precision_name(r.precision) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ',' << r.bytes
+          << precision_name(r.precision) << ',' << tuning::kernel_variant_name(r.variant) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ',' << r.bytes
           << ',' << r.rotations << ',' << r.baseline_ms << ',' << r.packed_ms << ',' << r.elements_per_block << ','
           << r.baseline_ms / r.packed_ms << ',' << baseline_gbs << ',' << packed_gbs << ',' << copy << ','
           << baseline_gbs / copy << ',' << packed_gbs / copy << ',' << r.host_us << '\n';

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <tuple>
 #include <utility>
 
 #include <feinterp/backends/cuda/runtime/device.hpp>
@@ -25,7 +26,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   struct Set {
     std::shared_ptr<const cuda::DeviceBlock> block;
     cuda::DeviceBuffer<Real> field, coordinates, out, detj;
-    std::map<std::pair<int, int>, std::unique_ptr<cuda::Plan<Real>>> plans;  // per (kernel, elements_per_block)
+    std::map<std::tuple<int, int, int>, std::unique_ptr<cuda::Plan<Real>>> plans;  // per (kernel, elements_per_block, variant)
   };
   CaseSpec spec;
   std::vector<Set> sets;
@@ -69,11 +70,12 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   }
 
   cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
-    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block}];
+    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? int(*l.variant) : -1}];
     if (!p) {
       cuda::PlanOptions options;
       options.kernel = l.kernel;
       options.elements_per_block = l.elements_per_block;
+      options.variant = l.variant;
       options.summation = spec.summation;
       p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
                                              options);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <feinterp/backends/cuda/plan.hpp>
@@ -28,10 +29,13 @@ struct CaseSpec {
   Summation summation = Summation::atomic;  ///< transposes into the nodes
 };
 
-/// How a case is launched: the kernel and elements_per_block (0: the plan's tuned choice).
+/// How a case is launched: the kernel, elements_per_block (0: the plan's tuned choice) and the kernel
+/// variant of a packed forward launch (none: the plan's choice; a variant: forced, an error where it does
+/// not apply).
 struct CaseLaunch {
   cuda::Kernel kernel = cuda::Kernel::packed;
   int elements_per_block = 0;
+  std::optional<cuda::KernelVariant> variant;
 };
 
 class BenchmarkCase {

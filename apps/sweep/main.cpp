@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// feinterp-sweep: times the packed kernel at every elements_per_block, for each element type, order,
-// component count and operation, and writes the tuning table of the fastest counts (ready for
-// backends/cuda/tuning/tables/), the full timing CSV and an SVG plot.
+// feinterp-sweep: times every kernel variant that applies (the dense packed kernel; the sum-factorised
+// one for quadrilaterals and hexahedra at tensor-product point sets: tuning/kernel_variant.hpp) at every
+// elements_per_block, for each element type, order, component count, operation and precision, and writes
+// the tuning table of each variant's fastest count with its time (the launch takes the fastest variant;
+// ready for backends/cuda/tuning/tables/), the full timing CSV (with each configuration's winner) and an
+// SVG plot.
 //
 //   feinterp-sweep                          15 element types x C in {1, dim} x 6 operations (3 forward, their
 //                                           transposes) x 2 precisions, ~1M elements
@@ -37,10 +40,12 @@
 #include <unistd.h>
 
 #include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
 #include <feinterp/backends/cuda/tuning/table.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/core/traffic.hpp>
+#include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
@@ -93,6 +98,29 @@ Plan plan(const cuda::LaunchShape& shape, const cuda::DeviceInfo& device, bool q
   return p;
 }
 
+/// Points per direction of the point set when it is a tensor product for this element, else 0.
+int points_per_direction(ElementType type, const PointSet& points) {
+  const std::optional<TensorStructure> t = tensor_structure(type, points);
+  return t ? t->points_per_direction : 0;
+}
+
+/// The launch shapes of a configuration, one per kernel variant that applies to it on a device of
+/// unlimited shared memory (launch/kernel_variant_choice.hpp): a variant that applies but does not fit
+/// this device is swept all the same, its counts recorded as not fitting, like the dense kernel's.
+std::vector<cuda::LaunchShape> variant_shapes(ElementType type, Operation op, int Q, int Q1, int C, int S,
+                                              Precision precision, const cuda::DeviceInfo& device) {
+  cuda::DeviceInfo unlimited = device;
+  unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
+  std::vector<cuda::LaunchShape> shapes;
+  for (cuda::KernelVariant variant : tuning::all_kernel_variants) {
+    cuda::LaunchShape shape{type, op, Q, C, S, precision};
+    shape.points_per_direction = Q1;
+    shape.variant = variant;
+    if (cuda::variant_applies(shape, unlimited)) shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 /// Rough expected seconds, only to weigh the progress bar's units (its estimate of the time left is
 /// then calibrated by the time the done units actually took): nodes ~ elements * p^D * (vertices per
 /// element: 1 line, 1/2 triangle, 1/5.5 tetrahedron, 1 quad/hex), ~1.5 TB/s achieved, 10 us per launch floor;
@@ -123,7 +151,7 @@ std::string utc_now() {
 
 std::string describe(const cuda::LaunchShape& s) {
   return to_string(s.type) + " C=" + std::to_string(s.components) + " " + operation_name(s.op) + " " +
-         precision_name(s.precision);
+         precision_name(s.precision) + (s.variant == cuda::KernelVariant::dense ? "" : " sum_factorised");
 }
 
 }  // namespace
@@ -214,7 +242,8 @@ int main(int argc, char** argv) {
     std::size_t total_counts = 0, total_configs = 0;
     for (const Source& source : sources)
       for (ElementType type : source.types) {
-        const int Q = selection.point_set(type).size();
+        const PointSet points = selection.point_set(type);
+        const int Q = points.size(), Q1 = points_per_direction(type, points);
         offset_t elements = selection.elements;
         double nodes = estimated_nodes(type, elements);
         int S = default_space_dimension(type);  // generated meshes: a segment, square or cube
@@ -227,13 +256,13 @@ int main(int argc, char** argv) {
         }
         for (int C : selection.component_counts(type))
           for (Operation op : selection.operations)
-            for (Precision precision : selection.precisions) {
-              const cuda::LaunchShape shape{type, op, Q, C, S, precision};
-              const Plan p = plan(shape, device, selection.quick);
-              total_units += case_seconds(shape, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
-              total_counts += p.counts.size();
-              ++total_configs;
-            }
+            for (Precision precision : selection.precisions)
+              for (const cuda::LaunchShape& shape : variant_shapes(type, op, Q, Q1, C, S, precision, device)) {
+                const Plan p = plan(shape, device, selection.quick);
+                total_units += case_seconds(shape, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
+                total_counts += p.counts.size();
+                ++total_configs;
+              }
       }
     std::fprintf(stderr, "%s (sm_%d%d, %.0f KiB shared memory per block): %zu configurations, %zu counts, %d + %d launches each\n",
                  device.name.c_str(), device.major, device.minor, double(device.shared_per_block_optin) / 1024,
@@ -262,11 +291,13 @@ int main(int argc, char** argv) {
           if (b.type == type) block = &b;
         if (!block) throw std::runtime_error("the mesh of " + source.label + " has no " + to_string(type) + " block");
         const PointSet points = selection.point_set(type);
-        const int Q = points.size(), S = space_dimension(block->view());
+        const int Q = points.size(), Q1 = points_per_direction(type, points), S = space_dimension(block->view());
         for (int C : selection.component_counts(type))
           for (Operation op : selection.operations)
             for (Precision precision : selection.precisions) {
-            const cuda::LaunchShape shape{type, op, Q, C, S, precision};
+            // One upload per configuration, shared by its variants (made at the first variant that fits).
+            std::unique_ptr<tuning::BenchmarkCase> bench;
+            for (const cuda::LaunchShape& shape : variant_shapes(type, op, Q, Q1, C, S, precision, device)) {
             const Plan p = plan(shape, device, selection.quick);
             tuning::SweepConfig config;
             config.mesh = source.label;
@@ -274,6 +305,7 @@ int main(int argc, char** argv) {
             config.components = C;
             config.op = op;
             config.precision = precision;
+            config.variant = shape.variant;
             config.points = Q;
             config.elements = block->element_count();
             config.nodes = mesh.node_count();
@@ -288,11 +320,14 @@ int main(int argc, char** argv) {
               configs.push_back(std::move(config));
               continue;
             }
-            progress.update(done, what + ": uploading");
-            tuning::BenchmarkCase bench({block->view(), &mesh.coordinates, mesh.node_count(), points, C, op, precision},
-                                        selection.seed);
-            config.minimal_bytes = bench.minimal_bytes();
-            config.rotations = bench.rotations();
+            if (!bench) {
+              progress.update(done, what + ": uploading");
+              bench = std::make_unique<tuning::BenchmarkCase>(
+                  tuning::CaseSpec{block->view(), &mesh.coordinates, mesh.node_count(), points, C, op, precision},
+                  selection.seed);
+            }
+            config.minimal_bytes = bench->minimal_bytes();
+            config.rotations = bench->rotations();
             const double per_count = units / double(std::max<std::size_t>(p.counts.size(), 1));
             double case_done = done;
             for (int count : p.counts) {
@@ -301,8 +336,11 @@ int main(int argc, char** argv) {
               } else {
                 progress.update(case_done, what + ": " + std::to_string(count) + "/" + std::to_string(p.max_fitting) + " per block");
                 // Kernel-only times: `repeats` launches in batches of 5 back-to-back (gpu_timing.hpp).
-                const tuning::Timing t =
-                    bench.time({cuda::Kernel::packed, count}, warmup, std::max(2, repeats / batch), batch);
+                // Forward operations force the variant (the plan would refuse one that does not apply);
+                // transposes have the dense one only.
+                tuning::CaseLaunch launch{cuda::Kernel::packed, count};
+                if (!is_transpose(op)) launch.variant = shape.variant;
+                const tuning::Timing t = bench->time(launch, warmup, std::max(2, repeats / batch), batch);
                 config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
               }
               case_done += per_count;
@@ -314,6 +352,7 @@ int main(int argc, char** argv) {
                           best->median_us, p.heuristic);
             progress.step_done(done, what + summary);
             configs.push_back(std::move(config));
+            }
           }
       }
       source.mesh.reset();  // a 1M-element p3 mesh holds ~1 GB on the host
@@ -323,14 +362,18 @@ int main(int argc, char** argv) {
     // ---- results ------------------------------------------------------------------------------------------
     std::printf("\n%s (compute capability %d.%d), points: %s, kernel-only medians over batches, %d launches (us)\n",
                 device.name.c_str(), device.major, device.minor, selection.points_name.c_str(), repeats);
-    std::printf("%-16s %2s %-19s %4s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec", "Q",
-                "elements", "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
-    for (const tuning::SweepConfig& c : configs) {
+    std::printf("%-16s %2s %-19s %4s %-14s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec",
+                "variant", "Q", "elements", "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
+    const std::vector<bool> winners = tuning::variant_winners(configs);
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+      const tuning::SweepConfig& c = configs[k];
       const tuning::SweepSample* best = c.best();
       const tuning::SweepSample* heuristic = c.sample(c.heuristic);
       const tuning::SweepSample* one = c.sample(1);
-      std::printf("%-16s %2d %-19s %4s %3d %9lld %5d ", to_string(c.type).c_str(), c.components, operation_name(c.op),
-                  precision_name(c.precision), c.points, (long long)c.elements, c.max_fitting);
+      const std::string variant = std::string(tuning::kernel_variant_name(c.variant)) + (winners[k] ? "*" : "");
+      std::printf("%-16s %2d %-19s %4s %-14s %3d %9lld %5d ", to_string(c.type).c_str(), c.components,
+                  operation_name(c.op), precision_name(c.precision), variant.c_str(), c.points, (long long)c.elements,
+                  c.max_fitting);
       if (best) std::printf("%5d %10.1f ", best->elements_per_block, best->median_us);
       else std::printf("%5s %10s ", "-", "-");
       if (heuristic && heuristic->fits && best)
@@ -340,6 +383,7 @@ int main(int argc, char** argv) {
       if (one && one->fits) std::printf("%10.1f\n", one->median_us);
       else std::printf("%10s\n", "-");
     }
+    std::printf("(*: the configuration's fastest variant, the one a launch takes from the table)\n");
     const std::string csv_path = output + "/timings.csv", table_path = output + "/" + stem + ".txt",
                       svg_path = output + "/timings.svg";
     write_file_atomically(csv_path, tuning::sweep_csv(context, configs));

@@ -26,6 +26,28 @@ const SweepSample* SweepConfig::sample(int elements_per_block) const {
   return nullptr;
 }
 
+bool SweepConfig::same_configuration(const SweepConfig& o) const {
+  return mesh == o.mesh && type == o.type && components == o.components && op == o.op && precision == o.precision &&
+         points == o.points;
+}
+
+std::vector<bool> variant_winners(const std::vector<SweepConfig>& configs) {
+  std::vector<bool> winner(configs.size(), false);
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const SweepSample* best = configs[i].best();
+    if (!best) continue;
+    bool fastest = true;
+    for (std::size_t j = 0; j < configs.size() && fastest; ++j) {
+      if (j == i || !configs[j].same_configuration(configs[i])) continue;
+      const SweepSample* other = configs[j].best();
+      // Strictly faster, or as fast and swept first.
+      if (other && (other->median_us < best->median_us || (other->median_us == best->median_us && j < i))) fastest = false;
+    }
+    winner[i] = fastest;
+  }
+  return winner;
+}
+
 std::string cuda_version_string(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
@@ -73,13 +95,17 @@ std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& con
   for (const std::string& line : mesh_lines(configs)) csv << "# mesh: " << line << "\n";
   csv << "# fits = 0: the count needs more shared memory than the device allows per block (not run, '*')\n";
   csv << "# gbs: minimal_bytes / median (core/traffic.hpp)\n";
-  csv << "mesh,element,order,components,operation,precision,points,elements,nodes,minimal_bytes,rotations,max_fitting,"
-         "heuristic,elements_per_block,fits,median_us,min_us,max_us,gbs,best\n";
-  for (const SweepConfig& c : configs) {
+  csv << "# best = 1: the variant's fastest count; winner = 1: that count, where its variant is the configuration's fastest\n";
+  csv << "mesh,element,order,components,operation,precision,variant,points,elements,nodes,minimal_bytes,rotations,"
+         "max_fitting,heuristic,elements_per_block,fits,median_us,min_us,max_us,gbs,best,winner\n";
+  const std::vector<bool> winners = variant_winners(configs);
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    const SweepConfig& c = configs[k];
     const SweepSample* best = c.best();
     for (const SweepSample& s : c.samples) {
       csv << '"' << c.mesh << "\"," << shape_name(c.type.shape) << ',' << c.type.order << ',' << c.components << ','
-          << operation_name(c.op) << ',' << precision_name(c.precision) << ',' << c.points << ',' << c.elements << ','
+          << operation_name(c.op) << ',' << precision_name(c.precision) << ',' << kernel_variant_name(c.variant) << ','
+          << c.points << ',' << c.elements << ','
           << c.nodes << ',' << c.minimal_bytes
           << ',' << c.rotations << ',' << c.max_fitting << ',' << c.heuristic << ',' << s.elements_per_block << ','
           << (s.fits ? 1 : 0) << ',';
@@ -88,7 +114,7 @@ std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& con
             << fixed(double(c.minimal_bytes) / (s.median_us * 1e-6) / 1e9, 1);
       else
         csv << ",,,";
-      csv << ',' << (&s == best ? 1 : 0) << '\n';
+      csv << ',' << (&s == best ? 1 : 0) << ',' << (&s == best && winners[k] ? 1 : 0) << '\n';
     }
   }
   return csv.str();
@@ -101,7 +127,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
   table.major = x.major;
   table.minor = x.minor;
   table.point_set = x.point_set;
-  std::map<std::tuple<int, int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
+  std::map<std::tuple<int, int, int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
   for (const SweepConfig& c : configs) {
     const SweepSample* best = c.best();
     if (!best) continue;
@@ -110,11 +136,13 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
     e.components = c.components;
     e.op = c.op;
     e.precision = c.precision;
+    e.variant = c.variant;
     e.points = c.points;
     e.elements_per_block = best->elements_per_block;
     // Rounded as written (0.1 us): the table then reads back exactly as it was made.
     e.time_us = std::max(0.1, std::round(best->median_us * 10) / 10);
-    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, int(c.precision), c.points);
+    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, int(c.precision),
+                                     int(c.variant), c.points);
     auto it = chosen.find(key);
     if (it == chosen.end() || c.elements > it->second.first) chosen[key] = {c.elements, e};
   }
@@ -124,7 +152,8 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
 }
 
 std::string sweep_table_text(const SweepContext& x, const std::vector<SweepConfig>& configs) {
-  std::vector<std::string> comments{"Written by feinterp-sweep: the fastest elements_per_block per configuration.",
+  std::vector<std::string> comments{"Written by feinterp-sweep: the fastest elements_per_block per configuration and kernel",
+                                    "variant; of a configuration's variants, the launch takes the fastest.",
                                     "Copy to backends/cuda/tuning/tables/ to compile it into feinterp (its README.md)."};
   for (const std::string& line : provenance(x)) comments.push_back(line);
   for (const std::string& line : mesh_lines(configs)) comments.push_back("mesh " + line);
@@ -149,7 +178,8 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       if (c.type.shape != shape) continue;
       PlotSeries s;
       const int shade = int(std::find(components.begin(), components.end(), c.components) - components.begin());
-      s.color = series_color(c.type.order - 1, shade);
+      // The sum-factorised variant in the lightest shade, beside the dense kernel's darker ones.
+      s.color = series_color(c.type.order - 1, c.variant == KernelVariant::sum_factorised ? 2 : shade);
       s.dash = series_dash(int(forward_of(c.op)));
       for (const SweepSample& sample : c.samples) {
         if (!sample.fits) {
@@ -166,6 +196,7 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
                                                           "values^T", "ref grad^T", "phys grad^T"};
       s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
                 (c.precision == Precision::fp32 ? " fp32" : "") +
+                (c.variant == KernelVariant::sum_factorised ? " sumfac" : "") +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
                 (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");
       if (c.mesh != "generated") s.label += " [" + c.mesh.substr(c.mesh.find_last_of('/') + 1) + "]";
@@ -174,9 +205,9 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
     panels.push_back(std::move(panel));
   }
   PlotText text;
-  text.title = "feinterp packed kernel on " + x.device + " (sm_" + std::to_string(x.major) + std::to_string(x.minor) + ")";
+  text.title = "feinterp packed kernels on " + x.device + " (sm_" + std::to_string(x.major) + std::to_string(x.minor) + ")";
   text.subtitle = "median over batches of " + std::to_string(x.batch) + " back-to-back launches, points: " + x.point_set +
-                  "; solid: values, dashed: reference gradients, dotted: physical gradients; dot: best; *: needs "
+                  "; solid: values, dashed: reference gradients, dotted: physical gradients; lightest: sum-factorised; dot: best; *: needs "
                   "more shared memory than the device allows; " + x.date + ", git " + x.git_revision;
   text.x_label = "elements per block";
   text.y_label = "time per launch (us, log scale)";

@@ -23,13 +23,15 @@ struct SweepSample {
   double median_us = 0, min_us = 0, max_us = 0;
 };
 
-/// One configuration: an element block (a generated or loaded mesh), C, an operation, a point set.
+/// One configuration and kernel variant: an element block (a generated or loaded mesh), C, an operation,
+/// a precision, a point set, and the variant timed (each variant that applies is a SweepConfig of its own).
 struct SweepConfig {
   std::string mesh;  ///< "generated" or the .msh file
   ElementType type{Shape::triangle, 1};
   int components = 1;
   Operation op = Operation::values;
   Precision precision = Precision::fp64;
+  KernelVariant variant = KernelVariant::dense;
   int points = 1;
   offset_t elements = 0, nodes = 0, minimal_bytes = 0;
   int rotations = 0;
@@ -40,7 +42,13 @@ struct SweepConfig {
   /// The fastest fitting sample (nullptr if none was measured).
   const SweepSample* best() const;
   const SweepSample* sample(int elements_per_block) const;
+  /// Same configuration, any variant: (mesh, element, C, operation, precision, points).
+  bool same_configuration(const SweepConfig& other) const;
 };
+
+/// The winning variant of each configuration: for each config, whether its best sample is the fastest
+/// among the variants of its configuration (ties: the first swept, dense). Indexed like `configs`.
+std::vector<bool> variant_winners(const std::vector<SweepConfig>& configs);
 
 /// Facts about the run for the file headers.
 struct SweepContext {
@@ -59,18 +67,21 @@ struct SweepContext {
 std::string cuda_version_string(int version);
 
 /// The full timing CSV: '#' header lines (device, compute capability, driver and runtime versions,
-/// date, git revision, point set, repeats, each mesh's size), then one row per (configuration, count).
+/// date, git revision, point set, repeats, each mesh's size), then one row per (configuration, variant,
+/// count); `best` marks each variant's fastest count, `winner` the fastest over the configuration's
+/// variants.
 std::string sweep_csv(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
-/// The tuning table: the best count per configuration. Where two meshes give the same key (two .msh
-/// files with the same element type), the configuration with more elements wins.
+/// The tuning table: the best count per configuration and variant, with its time (the launch takes the
+/// fastest variant: launch/kernel_variant_choice.hpp). Where two meshes give the same key (two .msh files
+/// with the same element type), the configuration with more elements wins.
 TuningTable sweep_table(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
 /// The table's text, with provenance comments.
 std::string sweep_table_text(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
-/// The plot: one panel per element shape swept, one line per configuration (order, C, operation,
-/// precision).
+/// The plot: one panel per element shape swept, one line per configuration and variant (order, C,
+/// operation, precision, variant).
 std::string sweep_svg(const SweepContext& context, const std::vector<SweepConfig>& configs);
 
 

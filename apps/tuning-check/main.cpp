@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -21,9 +22,18 @@ namespace {
 
 void summarise(const tuning::TuningTable& t) {
   std::set<std::string> types;
-  for (const tuning::TuningEntry& e : t.entries) types.insert(to_string(e.type));
-  std::printf("%s: %s, compute capability %s, points %s: %zu entries over %zu element types\n", t.source.c_str(),
-              t.device.c_str(), t.compute_capability().c_str(), t.point_set.c_str(), t.entries.size(), types.size());
+  std::size_t per_variant[std::size(tuning::all_kernel_variants)] = {};
+  for (const tuning::TuningEntry& e : t.entries) {
+    types.insert(to_string(e.type));
+    ++per_variant[int(e.variant)];
+  }
+  std::string variants;
+  for (tuning::KernelVariant v : tuning::all_kernel_variants)
+    variants += (variants.empty() ? "" : ", ") + std::string(tuning::kernel_variant_name(v)) + " " +
+                std::to_string(per_variant[int(v)]);
+  std::printf("%s: %s, compute capability %s, points %s: %zu entries over %zu element types (%s)\n", t.source.c_str(),
+              t.device.c_str(), t.compute_capability().c_str(), t.point_set.c_str(), t.entries.size(), types.size(),
+              variants.c_str());
 }
 
 }  // namespace

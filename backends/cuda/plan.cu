@@ -10,6 +10,8 @@
 #include "../../fem/colouring.hpp"
 #include "../../fem/orientation.hpp"
 #include "kernels/baseline_kernel.cuh"
+#include "kernels/tensor_kernel_set.hpp"
+#include "launch/kernel_variant_choice.hpp"
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
 
@@ -39,6 +41,7 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
                  const PlanOptions& options)
     : block_(std::move(block)),
       table_(block_->view().type, points, options.stream),
+      tensor_(feinterp::tensor_structure(block_->view().type, points, &why_not_tensor_)),
       coordinates_(coordinates),
       options_(options),
       space_dimension_(feinterp::space_dimension(block_->view())),
@@ -48,6 +51,16 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
     throw std::invalid_argument("elements_per_block = " + std::to_string(options.elements_per_block) +
                                 ": expected 0 (the tuned choice) or a count >= 1");
   check_cuda(cudaMemsetAsync(flag_.data(), 0xff, sizeof(unsigned long long), options.stream), "clearing a plan's flag");
+  if (tensor_) {
+    // The sum-factorised kernels' tables: B and G in the plan's precision (computed in double), and the
+    // two permutations; a few hundred bytes, uploaded once whichever variant the launches choose.
+    std::vector<Real> basis(tensor_->values_1d.begin(), tensor_->values_1d.end());
+    basis.insert(basis.end(), tensor_->derivatives_1d.begin(), tensor_->derivatives_1d.end());
+    std::vector<int> maps = tensor_->node_lattice;
+    maps.insert(maps.end(), tensor_->point_of_lattice.begin(), tensor_->point_of_lattice.end());
+    tensor_basis_ = DeviceBuffer<Real>(basis);
+    tensor_maps_ = DeviceBuffer<int>(maps);
+  }
   if (coordinates_) check_planar(*block_, coordinates_, precision_of<Real>(), options.stream);
   check_cuda(cudaStreamSynchronize(options.stream), "building a plan");
   if (options.summation == Summation::deterministic) {
@@ -71,9 +84,15 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   const BlockView& view = block_->view();
   const DeviceInfo& device = current_device();
   Launch l;
-  l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
-  const LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
-                          fused};
+  LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
+                    fused};
+  shape.points_per_direction = tensor_ ? tensor_->points_per_direction : 0;
+  if (options_.kernel == Kernel::baseline && options_.variant == KernelVariant::sum_factorised && !is_transpose(op))
+    throw std::invalid_argument("the baseline kernel is dense: it cannot run the sum_factorised variant");
+  if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
+  l.kernels = shape.variant == KernelVariant::sum_factorised
+                  ? tensor_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction)
+                  : kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));
@@ -130,9 +149,11 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
                                        table_.points(), block_->node_count(), u, out, detj, coordinates_));
   if (view.element_count == 0) return;
   const Launch& l = launch(op, u.components);
-  const KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_,
-                              op == Operation::values ? table_.values() : table_.gradients(),
-                              table_.points(), u.components, out.data, detj.data, flag_.data(), nullptr};
+  KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_,
+                        op == Operation::values ? table_.values() : table_.gradients(),
+                        table_.points(), u.components, out.data, detj.data, flag_.data(), nullptr};
+  args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;
+  args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
   const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;
   function(l.grid, l.block, l.config.shared_bytes, stream, args);
   check_launch(operation_name(op));

@@ -12,6 +12,11 @@
 // rerun of the baseline kernel says at which point and why), then clears the flag. Plans that share a
 // block have a flag each, so work on one stream can never hide the other's error.
 //
+// Kernel variants (tuning/kernel_variant.hpp): each forward (operation, C) runs the dense packed kernel or,
+// for a quadrilateral or hexahedron block at a tensor-product point set, the sum-factorised one, as
+// launch/kernel_variant_choice.hpp decides; the tensor structure (fem/tensor_structure.hpp) is found when
+// the plan is built and its 1D tables and permutations are copied to the device then.
+//
 // Transposes (apply_transpose) launch the transpose kernel once, summing into the nodes with atomics,
 // or, for a plan built with Summation::deterministic, once per element colour (fem/colouring.hpp, built
 // with the plan: the connectivity is copied to the host once), adding without atomics.
@@ -22,11 +27,14 @@
 #include <array>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "../../core/limits.hpp"
 #include "../../core/operation.hpp"
 #include "../../fem/point_set.hpp"
+#include "../../fem/tensor_structure.hpp"
 #include "device_block.hpp"
 #include "runtime/device_buffer.hpp"
 #include "device_tabulation.hpp"
@@ -43,6 +51,10 @@ enum class Kernel {
 struct PlanOptions {
   int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
   Kernel kernel = Kernel::packed;
+  /// The forward operations' kernel variant: none for the launch module's choice
+  /// (launch/kernel_variant_choice.hpp); a variant to force it, std::invalid_argument at the first call of
+  /// an operation it does not apply to. Transposes run the dense variant whatever this says.
+  std::optional<KernelVariant> variant;
   cudaStream_t stream = nullptr;
   Summation summation = Summation::atomic;  ///< nodal transposes
 };
@@ -61,6 +73,10 @@ class Plan {
 
   const DeviceBlock& block() const { return *block_; }
   int points() const { return table_.points(); }
+  /// The point set's tensor structure for this block's element, if it has one (quadrilaterals and
+  /// hexahedra at tensor-product point sets); why not otherwise.
+  const std::optional<TensorStructure>& tensor_structure() const { return tensor_; }
+  const std::string& why_not_tensor() const { return why_not_tensor_; }
   int space_dimension() const { return space_dimension_; }
   const PlanOptions& options() const { return options_; }
 
@@ -91,7 +107,8 @@ class Plan {
   void check() const { check(options_.stream); }
   void check(cudaStream_t stream) const;
 
-  /// The launch configuration of (op, components), as apply uses it (decided at the first use).
+  /// The launch configuration of (op, components), as apply uses it (decided at the first use): its
+  /// variant, threads, elements per block and shared memory.
   LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false) const {
     return launch(op, components, weighted, fused).config;
   }
@@ -113,6 +130,10 @@ class Plan {
 
   std::shared_ptr<const DeviceBlock> block_;
   DeviceTabulation<Real> table_;
+  std::string why_not_tensor_;
+  std::optional<TensorStructure> tensor_;
+  DeviceBuffer<Real> tensor_basis_;  // B then G (KernelArgs::tensor_basis)
+  DeviceBuffer<int> tensor_maps_;    // node_lattice then point_of_lattice (KernelArgs::tensor_maps)
   const Real* coordinates_;
   PlanOptions options_;
   int space_dimension_;

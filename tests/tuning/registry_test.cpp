@@ -2,8 +2,9 @@
 // Which table a launch uses (override, FEINTERP_TUNING_TABLE, embedded by device), and what the launch
 // module (backends/cuda/launch, the one place that decides elements_per_block) does with it: the entry,
 // the nearest Q scaled, the heuristic, each fallback with its one-time warning; thread safety; the
-// embedded tables themselves. All of it is host code: a DeviceInfo made up here stands for the GPU, so
-// these tests run without one.
+// embedded tables themselves; the kernel variant (the request, FEINTERP_KERNEL_VARIANT, the table, the
+// default) and where the sum-factorised one applies. All of it is host code: a DeviceInfo made up here
+// stands for the GPU, so these tests run without one.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,11 +12,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
@@ -68,6 +72,7 @@ class Registry : public ::testing::Test {
  protected:
   void SetUp() override {
     unsetenv(table_environment_variable);
+    unsetenv(feinterp::backends::cuda::kernel_variant_environment_variable);  // a caller's A/B setting
     set_tuning_table(nullptr);
     detail::reset_tuning_state_for_tests();
     set_tuning_warning_handler([this](const std::string& message) {
@@ -346,4 +351,182 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposeAnd
             // Within what the launch allows: 512 threads per block.
             EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
           }
+}
+
+// ---- the kernel variant (launch/kernel_variant_choice.hpp) --------------------------------------------
+
+namespace {
+
+using feinterp::backends::cuda::choose_kernel_variant;
+using feinterp::backends::cuda::kernel_variant_environment_variable;
+using feinterp::backends::cuda::packed_shared_bytes;
+using feinterp::backends::cuda::variant_applies;
+
+/// A hexahedron p3 at a 4 x 4 x 4 tensor set (Q = 64, the node lattice or the degree-6 Gauss rule).
+LaunchShape tensor_hex3(Operation op = Operation::reference_gradients, int C = 1) {
+  LaunchShape s{{Shape::hexahedron, 3}, op, 64, C, 3, Precision::fp64};
+  s.points_per_direction = 4;
+  return s;
+}
+
+LaunchShape as(LaunchShape s, KernelVariant variant) {
+  s.variant = variant;
+  return s;
+}
+
+const std::string variant_table_text =
+    "# feinterp tuning table v3\n"
+    "device: Test GPU 3000\n"
+    "compute_capability: 9.0\n"
+    "points: mixed\n"
+    "hexahedron 3 1 reference_gradients fp64 dense 64 2 3000\n"
+    "hexahedron 3 1 reference_gradients fp64 sum_factorised 64 6 900\n"
+    "hexahedron 3 1 values fp64 dense 64 2 500\n"
+    "hexahedron 3 1 values fp64 sum_factorised 64 6 700\n"
+    "hexahedron 3 3 values fp64 dense 64 2 1500\n";
+
+/// Sets FEINTERP_KERNEL_VARIANT for one scope.
+struct VariantEnvironment {
+  explicit VariantEnvironment(const char* value) { setenv(kernel_variant_environment_variable, value, 1); }
+  ~VariantEnvironment() { unsetenv(kernel_variant_environment_variable); }
+};
+
+}  // namespace
+
+TEST(LaunchLimits, SumFactorisedShapeHasItsOwnThreadsAndSharedMemory) {
+  // One thread per point of the larger lattice, max(P1, Q1)^d, at most 128.
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(), KernelVariant::sum_factorised)), 64);
+  LaunchShape six = as(tensor_hex3(), KernelVariant::sum_factorised);
+  six.points = 216;
+  six.points_per_direction = 6;
+  EXPECT_EQ(threads_per_element(six), 128);
+  LaunchShape two = as(tensor_hex3(), KernelVariant::sum_factorised);
+  two.points = 8;
+  two.points_per_direction = 2;
+  EXPECT_EQ(threads_per_element(two), 64);  // the node lattice, 4^3, is the larger
+  LaunchShape quad1{{Shape::quadrilateral, 1}, Operation::values, 4, 1, 2, Precision::fp64};
+  quad1.points_per_direction = 2;
+  EXPECT_EQ(threads_per_element(as(quad1, KernelVariant::sum_factorised)), 4);
+  // Shared memory: the sum-factorised layout's, growing with the elements per block, and less than the
+  // dense kernel's for the hexahedron p3 (no 64 x 64 x 3 table).
+  const LaunchShape sumfac = as(tensor_hex3(), KernelVariant::sum_factorised);
+  EXPECT_GT(packed_shared_bytes(sumfac, 2), packed_shared_bytes(sumfac, 1));
+  EXPECT_LT(packed_shared_bytes(sumfac, 1), packed_shared_bytes(tensor_hex3(), 1));
+  EXPECT_EQ(max_elements_per_block(sumfac, test_gpu), 512 / 64);
+}
+
+TEST_F(Registry, SumFactorisedAppliesToTensorQuadsAndHexesOnly) {
+  std::string why;
+  EXPECT_TRUE(variant_applies(tensor_hex3(), test_gpu, &why));  // dense: always
+  EXPECT_TRUE(variant_applies(as(tensor_hex3(), KernelVariant::sum_factorised), test_gpu, &why)) << why;
+  LaunchShape random_points = as(tensor_hex3(), KernelVariant::sum_factorised);
+  random_points.points_per_direction = 0;
+  EXPECT_FALSE(variant_applies(random_points, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "not a tensor product")) << why;
+  LaunchShape nine = as(tensor_hex3(), KernelVariant::sum_factorised);
+  nine.points = 729;
+  nine.points_per_direction = 9;
+  EXPECT_FALSE(variant_applies(nine, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "compiled for 1 to 8")) << why;
+  LaunchShape triangle = as(tensor_hex3(), KernelVariant::sum_factorised);
+  triangle.type = {Shape::triangle, 2};
+  EXPECT_FALSE(variant_applies(triangle, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "quadrilateral or hexahedron")) << why;
+  EXPECT_FALSE(variant_applies(as(tensor_hex3(Operation::values_transpose), KernelVariant::sum_factorised), test_gpu, &why));
+  EXPECT_TRUE(contains(why, "forward operations only")) << why;
+  EXPECT_FALSE(variant_applies(as(tensor_hex3(), KernelVariant::sum_factorised), device("Tiny GPU", 9, 0, 1024), &why));
+  EXPECT_TRUE(contains(why, "bytes of shared memory")) << why;
+}
+
+TEST_F(Registry, VariantDefaultsToSumFactorisedWhereItApplies) {
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt), KernelVariant::sum_factorised);
+  LaunchShape random_points = tensor_hex3();
+  random_points.points_per_direction = 0;
+  EXPECT_EQ(choose_kernel_variant(random_points, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(choose_kernel_variant(tri1, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values_transpose), test_gpu, nullptr, std::nullopt),
+            KernelVariant::dense);
+  // Where it does not fit, the dense kernel (which may not fit either: the launch then says so).
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), device("Tiny GPU", 9, 0, 1024), nullptr, std::nullopt),
+            KernelVariant::dense);
+  EXPECT_TRUE(warnings().empty());
+}
+
+TEST_F(Registry, RequestedVariantIsUsedOrRefusedWithTheReason) {
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, KernelVariant::dense), KernelVariant::dense);
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, KernelVariant::sum_factorised),
+            KernelVariant::sum_factorised);
+  LaunchShape random_points = tensor_hex3();
+  random_points.points_per_direction = 0;
+  try {
+    choose_kernel_variant(random_points, test_gpu, nullptr, KernelVariant::sum_factorised);
+    FAIL() << "sum_factorised was accepted for a point set that is no tensor product";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(), "kernel variant sum_factorised requested for hexahedron p3")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "not a tensor product")) << e.what();
+  }
+  // A request beats the table and the environment.
+  auto table = std::make_shared<const TuningTable>(parse_tuning_table(variant_table_text, "variants"));
+  const VariantEnvironment environment("dense");
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), KernelVariant::sum_factorised),
+            KernelVariant::sum_factorised);
+  // Transposes: dense whatever is asked.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values_transpose), test_gpu, nullptr,
+                                  KernelVariant::sum_factorised),
+            KernelVariant::dense);
+}
+
+TEST_F(Registry, EnvironmentForcesAVariantWhereItApplies) {
+  {
+    const VariantEnvironment environment("dense");
+    EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  }
+  {
+    const VariantEnvironment environment("sum_factorised");
+    auto table = std::make_shared<const TuningTable>(parse_tuning_table(variant_table_text, "variants"));
+    // Beats the table, whose values entry says dense is faster.
+    EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), std::nullopt),
+              KernelVariant::sum_factorised);
+    // Where it does not apply: dense, with one warning per configuration.
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(choose_kernel_variant(tri1, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+    ASSERT_EQ(warnings().size(), 1u);
+    EXPECT_TRUE(contains(warnings()[0], "FEINTERP_KERNEL_VARIANT=sum_factorised does not apply to triangle p1"))
+        << warnings()[0];
+  }
+  {
+    const VariantEnvironment environment("auto");
+    EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt), KernelVariant::sum_factorised);
+  }
+  {
+    const VariantEnvironment environment("fastest");
+    try {
+      choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt);
+      FAIL() << "a bad FEINTERP_KERNEL_VARIANT was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_TRUE(contains(e.what(), "FEINTERP_KERNEL_VARIANT='fastest': expected dense, sum_factorised or auto"))
+          << e.what();
+    }
+  }
+}
+
+TEST_F(Registry, TableChoosesTheFastestVariantWhenItMeasuredThemAll) {
+  auto table = std::make_shared<const TuningTable>(parse_tuning_table(variant_table_text, "variants"));
+  // Reference gradients: sum-factorised 900 us against dense 3000 us.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  // Values: dense 500 us against 700 us.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense);
+  // C = 3 values: a dense entry only (a table measured before the variant existed): the default.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values, 3), test_gpu, table.get(), std::nullopt),
+            KernelVariant::sum_factorised);
+  // And each variant's count is its own entry's.
+  EXPECT_EQ(choose_elements_per_block(as(tensor_hex3(), KernelVariant::sum_factorised), test_gpu, table.get()), 6);
+  EXPECT_EQ(choose_elements_per_block(tensor_hex3(), test_gpu, table.get()), 2);
+  EXPECT_TRUE(warnings().empty());
+  // A sum-factorised configuration without an entry: the heuristic, with its warning naming the variant.
+  EXPECT_EQ(choose_elements_per_block(as(tensor_hex3(Operation::values, 3), KernelVariant::sum_factorised), test_gpu,
+                                      table.get()),
+            heuristic_elements_per_block(as(tensor_hex3(Operation::values, 3), KernelVariant::sum_factorised), test_gpu));
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "C = 3, Q = 64, fp64, sum_factorised")) << warnings()[0];
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tuning-table format: parse/format round trip, every malformed line names its line, lookups.
+// The tuning-table format: parse/format round trip, every malformed line names its line, lookups; the
+// variant column of version 3, and versions 1 and 2 still read (as fp64 and dense, and as dense).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -38,8 +39,9 @@ TuningTableError error_of(const std::string& text) {
 }
 
 bool same(const TuningEntry& a, const TuningEntry& b) {
-  return a.type == b.type && a.components == b.components && a.op == b.op && a.points == b.points &&
-         a.elements_per_block == b.elements_per_block && a.time_us == b.time_us;
+  return a.type == b.type && a.components == b.components && a.op == b.op && a.precision == b.precision &&
+         a.variant == b.variant && a.points == b.points && a.elements_per_block == b.elements_per_block &&
+         a.time_us == b.time_us;
 }
 
 }  // namespace
@@ -111,7 +113,7 @@ TEST(TuningTable, EveryMalformedLineIsNamed) {
   const std::vector<Case> cases = {
       {"", 0, "empty"},
       {"device: X\n", 1, "not a tuning table's first line"},
-      {"# feinterp tuning table v3\n", 1, "unsupported format version 'v3'"},
+      {"# feinterp tuning table v4\n", 1, "unsupported format version 'v4'"},
       {header + "triangle 1 1 values 3 32\n", 5, "6 fields; expected 7"},
       {header + "triangle 1 1 values 3 32 4.5 9\n", 5, "8 fields; expected 7"},
       {header + "prism 1 1 values 3 32 4.5\n", 5, "element 'prism'"},
@@ -128,7 +130,7 @@ TEST(TuningTable, EveryMalformedLineIsNamed) {
       {header + "triangle 1 1 values 3 32 -1\n", 5, "time_us '-1'"},
       {header + "triangle 1 1 values 3 32 nan\n", 5, "time_us 'nan'"},
       {header + "triangle 1 1 values 3 32 4.5us\n", 5, "time_us '4.5us'"},
-      {header + entry + "\n" + "triangle 1 1 values 3 16 9.5\n", 7, "duplicate entry for triangle p1, C = 1, values, fp64, Q = 3 (first on line 5)"},
+      {header + entry + "\n" + "triangle 1 1 values 3 16 9.5\n", 7, "duplicate entry for triangle p1, C = 1, values, fp64, dense, Q = 3 (first on line 5)"},
       {header + entry + "device: Y\n", 6, "header 'device:' after the first entry (line 5)"},
       {header + "colour: blue\n" + entry, 5, "unknown header 'colour:'"},
       {"# feinterp tuning table v1\ndevice: A\ndevice: B\n", 3, "second 'device:' header (first on line 2)"},
@@ -254,4 +256,87 @@ TEST(TuningTable, Version2HasAPrecisionColumn) {
   e = error_of(v2_header + "triangle 1 1 values fp32 3 32 1\ntri 1 1 values fp32 3 16 2\n");
   EXPECT_EQ(e.line(), 6);
   EXPECT_NE(std::string(e.what()).find("duplicate entry"), std::string::npos) << e.what();
+}
+
+// Version 3 adds the variant column: a configuration has an entry per variant (each its own best count),
+// lookups (exact and nearest) never cross variants, a version-2 table's entries are dense, format writes
+// version 3, and the sum-factorised variant is refused where it cannot exist.
+TEST(TuningTable, Version3HasAVariantColumn) {
+  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
+  const TuningTable t = parse_tuning_table(v3_header +
+                                               "hexahedron 3 1 reference_gradients fp64 dense 64 1 3831\n"
+                                               "hexahedron 3 1 reference_gradients fp64 sum_factorised 64 8 1200.5\n"
+                                               "hexahedron 3 1 reference_gradients fp32 sum_factorised 64 16 700\n"
+                                               "triangle 1 1 values fp64 dense 3 32 40\n",
+                                           "v3.txt");
+  ASSERT_EQ(t.entries.size(), 4u);
+  TuningKey dense{{Shape::hexahedron, 3}, Operation::reference_gradients, 1, 64, Precision::fp64, KernelVariant::dense};
+  TuningKey sumfac = dense;
+  sumfac.variant = KernelVariant::sum_factorised;
+  ASSERT_NE(t.find(dense), nullptr);
+  ASSERT_NE(t.find(sumfac), nullptr);
+  EXPECT_EQ(t.find(dense)->elements_per_block, 1);
+  EXPECT_EQ(t.find(sumfac)->elements_per_block, 8);
+  EXPECT_DOUBLE_EQ(t.find(sumfac)->time_us, 1200.5);
+  EXPECT_EQ(t.find(sumfac)->line, 6);
+  TuningKey fp32_dense = dense;
+  fp32_dense.precision = Precision::fp32;
+  EXPECT_EQ(t.find(fp32_dense), nullptr);  // fp32 measured the sum-factorised variant only
+  EXPECT_EQ(t.nearest(fp32_dense), nullptr);
+  TuningKey sumfac_other_q = sumfac;
+  sumfac_other_q.points = 125;
+  ASSERT_NE(t.nearest(sumfac_other_q), nullptr);
+  EXPECT_EQ(t.nearest(sumfac_other_q)->variant, KernelVariant::sum_factorised);
+  EXPECT_EQ(t.nearest(sumfac_other_q)->elements_per_block, 8);
+
+  // Round trip, with the variant column in the header line.
+  const std::string text = format_tuning_table(t);
+  EXPECT_EQ(text.rfind("# feinterp tuning table v3\n", 0), 0u) << text;
+  EXPECT_NE(text.find(" variant "), std::string::npos) << text;
+  EXPECT_NE(text.find("sum_factorised"), std::string::npos) << text;
+  const TuningTable back = parse_tuning_table(text, "again");
+  ASSERT_EQ(back.entries.size(), t.entries.size());
+  for (std::size_t i = 0; i < t.entries.size(); ++i) EXPECT_TRUE(same(back.entries[i], t.entries[i])) << i;
+
+  // Version 2 and version 1: every entry dense.
+  const TuningTable v2 = parse_tuning_table(
+      "# feinterp tuning table v2\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n"
+      "hexahedron 3 1 reference_gradients fp64 64 1 3831\n",
+      "v2.txt");
+  ASSERT_EQ(v2.entries.size(), 1u);
+  EXPECT_EQ(v2.entries[0].variant, KernelVariant::dense);
+  EXPECT_NE(v2.find(dense), nullptr);
+  EXPECT_EQ(v2.find(sumfac), nullptr);
+  EXPECT_EQ(v2.nearest(sumfac), nullptr);
+  const TuningTable v1 = parse_tuning_table(sample, "sample.txt");
+  for (const TuningEntry& e : v1.entries) EXPECT_EQ(e.variant, KernelVariant::dense);
+  // A v2 table formatted is a v3 table with the same entries.
+  const TuningTable v2_again = parse_tuning_table(format_tuning_table(v2), "v2 again");
+  ASSERT_EQ(v2_again.entries.size(), 1u);
+  EXPECT_TRUE(same(v2_again.entries[0], v2.entries[0]));
+
+  struct Case {
+    std::string line;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"hexahedron 3 1 values fp64 64 1 2\n", "8 fields; expected 9"},  // a version-2 line in a version-3 table
+      {"hexahedron 3 1 values fp64 tensor 64 1 2\n", "variant 'tensor'; expected dense or sum_factorised"},
+      {"hexahedron 3 1 values fp64 sumfac 64 1 2\n", "variant 'sumfac'; expected dense or sum_factorised"},
+      {"triangle 2 1 values fp64 sum_factorised 6 1 2\n", "variant sum_factorised for triangle p2"},
+      {"tetrahedron 1 1 values fp64 sum_factorised 4 1 2\n", "quadrilaterals and hexahedra only"},
+      {"hexahedron 1 1 values_transpose fp64 sum_factorised 8 1 2\n", "forward operations only"},
+  };
+  for (const Case& c : cases) {
+    const TuningTableError e = error_of(v3_header + c.line);
+    EXPECT_EQ(e.line(), 5) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what() << "\n  expected: " << c.expected;
+  }
+  // One entry per variant: the same variant twice is a duplicate, naming it.
+  const TuningTableError e = error_of(v3_header + "hexahedron 1 1 values fp64 sum_factorised 8 4 2\n" +
+                                      "hexahedron 1 1 values fp64 sum_factorised 8 8 3\n");
+  EXPECT_EQ(e.line(), 6);
+  EXPECT_NE(std::string(e.what()).find("duplicate entry for hexahedron p1, C = 1, values, fp64, sum_factorised, Q = 8"),
+            std::string::npos)
+      << e.what();
 }

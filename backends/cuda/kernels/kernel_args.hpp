@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The arguments every interpolation kernel takes, device pointers all, in the plan's precision Real
-// (double or float). One struct, passed by value, so the packed and baseline kernels and their
-// launchers share one signature.
+// (double or float). One struct, passed by value, so the packed, baseline and sum-factorised kernels
+// and their launchers share one signature.
 #pragma once
 
 #include "../../../core/config.hpp"
@@ -39,6 +39,9 @@ struct KernelArgs {
   const Real* geometry_table = nullptr;    ///< reference gradients [n][d][q] (geometric transposes)
   const Real* weights = nullptr;           ///< w_q, or null: unweighted
   TransposeStore store = TransposeStore::atomic_add;
+  // Sum-factorised kernels only (tensor_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
+  const Real* tensor_basis = nullptr;  ///< the 1D tables B[q1][a] then G[q1][a], Q1 x P1 reals each
+  const int* tensor_maps = nullptr;    ///< node_lattice[n] (n < N) then point_of_lattice[l] (l < Q)
 };
 
 }  // namespace feinterp::backends::cuda

@@ -9,6 +9,7 @@
 #include "../../../core/limits.hpp"
 #include "../tuning/registry.hpp"
 #include "shared_layout.hpp"
+#include "tensor_launch_shape.hpp"
 
 namespace feinterp::backends::cuda {
 
@@ -16,18 +17,30 @@ namespace {
 
 std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
 
-std::string describe(const LaunchShape& s) {
-  return to_string(s.type) + ", " + operation_name(s.op) + (s.fused ? " (fused Laplacian)" : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " + std::to_string(s.components) + ", Q = " +
-         std::to_string(s.points) + ", " + precision_name(s.precision);
-}
-
 tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name, device.major, device.minor}; }
 
+/// The d-th root of a point count (the points per direction of a tensor-product set).
+int points_per_direction(int points, int d) {
+  int n = int(std::lround(std::pow(double(points), 1.0 / d)));
+  while (n > 1 && integer_power(n, d) > points) --n;
+  while (integer_power(n + 1, d) <= points) ++n;
+  return n;
+}
+
 }  // namespace
+
+std::string describe_launch(const LaunchShape& s) {
+  return to_string(s.type) + ", " + operation_name(s.op) +
+         (s.fused ? " (fused Laplacian)" : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " +
+         std::to_string(s.components) + ", Q = " + std::to_string(s.points) + ", " + precision_name(s.precision) +
+         (s.variant != KernelVariant::dense ? std::string(", ") + tuning::kernel_variant_name(s.variant) : std::string());
+}
 
 int threads_per_element(int points) { return std::min(points, max_threads_per_element); }
 
 int threads_per_element(const LaunchShape& s) {
+  if (s.variant == KernelVariant::sum_factorised)
+    return tensor_threads_per_element(dimension(s.type.shape), s.type.order + 1, s.points_per_direction);
   if (!is_transpose(s.op)) return threads_per_element(s.points);
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
 }
@@ -37,6 +50,10 @@ bool geometric(const LaunchShape& s) {
 }
 
 std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
+  if (s.variant == KernelVariant::sum_factorised)
+    return tensor_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction, s.space_dimension,
+                                s.op, s.components, elements_per_block, real_bytes(s.precision))
+        .bytes;
   if (is_transpose(s.op))
     return transpose_shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op,
                                    geometric(s), s.fused, s.points, s.components, elements_per_block,
@@ -83,8 +100,8 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
     tuning::warn_once("foreign " + table->source + " " + device.name,
                       "tuning table " + table->source + " was measured on " + table->device + " (compute capability " +
                           table->compute_capability() + "); using it for " + tuning::describe(id) + " as asked");
-  const tuning::TuningKey key{s.type, s.op, s.components, s.points, s.precision};
-  const std::string where = table->source + " " + describe(s);
+  const tuning::TuningKey key{s.type, s.op, s.components, s.points, s.precision, s.variant};
+  const std::string where = table->source + " " + describe_launch(s);
   int count = 0;
   const tuning::TuningEntry* entry = table->find(key);
   if (entry) {
@@ -93,15 +110,17 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
     // Keep the block's thread count: the sweep measured a threads-per-block optimum at entry->points.
     LaunchShape measured = s;
     measured.points = entry->points;
+    if (s.variant == KernelVariant::sum_factorised)
+      measured.points_per_direction = points_per_direction(entry->points, dimension(s.type.shape));
     count = std::max(1, int(std::lround(double(entry->elements_per_block) * threads_per_element(measured) /
                                         threads_per_element(s))));
     tuning::warn_once("nearest " + where,
-                      "tuning table " + table->source + " has no entry for " + describe(s) + "; using its Q = " +
+                      "tuning table " + table->source + " has no entry for " + describe_launch(s) + "; using its Q = " +
                           std::to_string(entry->points) + " entry (line " + std::to_string(entry->line) + ", " +
                           std::to_string(entry->elements_per_block) + " elements per block) scaled to " +
                           std::to_string(count) + " elements per block (same threads per block)");
   } else {
-    tuning::warn_once("none " + where, "tuning table " + table->source + " has no entry for " + describe(s) +
+    tuning::warn_once("none " + where, "tuning table " + table->source + " has no entry for " + describe_launch(s) +
                                            ": elements_per_block " + std::to_string(heuristic) + " from the heuristic");
     return heuristic;
   }
@@ -109,7 +128,7 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
   if (count > limit) {
     tuning::warn_once("fit " + where,
                       "tuning table " + table->source + (entry->line ? ":" + std::to_string(entry->line) : std::string()) +
-                          ": " + std::to_string(count) + " elements per block for " + describe(s) + " do not fit " +
+                          ": " + std::to_string(count) + " elements per block for " + describe_launch(s) + " do not fit " +
                           tuning::describe(id) + " (at most " + std::to_string(limit) + "): elements_per_block " +
                           std::to_string(heuristic) + " from the heuristic");
     return heuristic;
@@ -125,6 +144,7 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
 LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, const DeviceInfo& device) {
   if (s.points < 1) throw std::invalid_argument("interpolation needs at least one point, got " + std::to_string(s.points));
   LaunchConfig config;
+  config.variant = s.variant;
   config.threads_per_element = threads_per_element(s);
   const int limit = max_elements_per_block(s, device);
   if (limit < 1)
@@ -136,7 +156,7 @@ LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, 
   if (elements_per_block < 1 || elements_per_block > limit)
     throw std::invalid_argument(
         "elements_per_block = " + std::to_string(elements_per_block) + " does not fit " + device.name + " for " +
-        describe(s) + ": expected 1 to " + std::to_string(limit) + " (at most " + std::to_string(max_threads_per_block) +
+        describe_launch(s) + ": expected 1 to " + std::to_string(limit) + " (at most " + std::to_string(max_threads_per_block) +
         " threads and " + std::to_string(device.shared_per_block_optin) + " bytes of shared memory per block; " +
         std::to_string(elements_per_block) + " elements would need " +
         std::to_string(elements_per_block * config.threads_per_element) + " threads and " +

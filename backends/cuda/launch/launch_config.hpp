@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How a packed launch is shaped: threads per element, elements per block, shared memory; and the one
-// place where elements_per_block is decided.
+// place where elements_per_block is decided. A launch is of one kernel variant (tuning/kernel_variant.hpp:
+// the dense packed kernel, or the sum-factorised one), chosen first (launch/kernel_variant_choice.hpp);
+// its count is then looked up for that variant.
 //
 // elements_per_block is a run-time argument (a sweep needs no recompilation). The decision
 // (choose_elements_per_block), in order:
-//   - the tuning table's entry for exactly this configuration (tuning/registry.hpp says which table);
-//   - else its entry for the same (element, operation, C, precision) with the nearest Q, the count
+//   - the tuning table's entry for exactly this configuration and variant (tuning/registry.hpp says which
+//     table);
+//   - else its entry for the same (element, operation, C, precision, variant) with the nearest Q, the count
 //     scaled to keep the block's thread count: count * threads(Q_entry) / threads(Q), rounded, at least
 //     1 (the sweep's best block size is mostly a threads-per-block optimum: the GV100 p1 triangle curve
 //     flattens from 8 elements = 24 threads up), with a one-time warning;
@@ -16,14 +19,18 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "../../../core/operation.hpp"
 #include "../../../core/precision.hpp"
 #include "../../../elements/element_type.hpp"
 #include "../runtime/device.hpp"
+#include "../tuning/kernel_variant.hpp"
 #include "../tuning/table.hpp"
 
 namespace feinterp::backends::cuda {
+
+using tuning::KernelVariant;
 
 /// What a launch computes, as far as its shape depends on it.
 struct LaunchShape {
@@ -35,7 +42,13 @@ struct LaunchShape {
   Precision precision = Precision::fp64;
   bool weighted = false;     ///< transposes: w_q |det J| folded in (the kernel then computes the geometry)
   bool fused = false;        ///< the fused Laplacian: a weighted physical-gradient transpose of gradients it computes
+  KernelVariant variant = KernelVariant::dense;  ///< which kernel family runs it
+  int points_per_direction = 0;  ///< Q1 of a tensor-product point set (points == Q1^d), else 0; what the
+                                 ///< sum-factorised variant is compiled for
 };
+
+/// "hexahedron p3, reference_gradients, C = 1, Q = 64, fp64, sum_factorised": for messages.
+std::string describe_launch(const LaunchShape& shape);
 
 /// True when the launch's kernel computes the geometry: physical gradients and their transpose, and a
 /// weighted transpose.
@@ -45,16 +58,20 @@ struct LaunchConfig {
   int threads_per_element = 0;
   int elements_per_block = 0;
   std::size_t shared_bytes = 0;
+  KernelVariant variant = KernelVariant::dense;
 };
 
 /// One thread per point, up to max_threads_per_element (a larger point set is looped over).
 int threads_per_element(int points);
 
-/// Of the launch: one per point for a forward operation; for a transpose one per point or node,
-/// whichever are more (it runs over points, then over nodes), up to max_threads_per_element.
+/// Of the launch: one per point for a dense forward operation; for a transpose one per point or node,
+/// whichever are more (it runs over points, then over nodes); for the sum-factorised variant one per
+/// point of the larger of its node and point lattices (launch/tensor_launch_shape.hpp); up to
+/// max_threads_per_element.
 int threads_per_element(const LaunchShape& shape);
 
-/// Dynamic shared memory of the packed kernel, or of the transpose kernel (launch/shared_layout.hpp).
+/// Dynamic shared memory of the launch's kernel: the packed kernel, the transpose kernel
+/// (launch/shared_layout.hpp) or the sum-factorised kernel (launch/tensor_launch_shape.hpp).
 std::size_t packed_shared_bytes(const LaunchShape& shape, int elements_per_block);
 
 /// The largest elements_per_block that fits the device: count <= max_elements_per_block (CUDA's limit on
@@ -74,8 +91,8 @@ int choose_elements_per_block(const LaunchShape& shape, const DeviceInfo& device
 /// tuning::TuningTableError if FEINTERP_TUNING_TABLE names a bad file.
 int choose_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
 
-/// The full configuration for `elements_per_block` (0: choose), checked: throws std::invalid_argument
-/// naming the limit when the count does not fit the device.
+/// The full configuration of shape.variant for `elements_per_block` (0: choose), checked: throws
+/// std::invalid_argument naming the limit when the count does not fit the device.
 LaunchConfig packed_launch_config(const LaunchShape& shape, int elements_per_block, const DeviceInfo& device);
 
 }  // namespace feinterp::backends::cuda

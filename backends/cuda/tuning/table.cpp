@@ -48,11 +48,13 @@ bool parse_double(const std::string& text, double& value) {
 }
 
 auto sort_key(const TuningEntry& e) {
-  return std::make_tuple(int(e.type.shape), e.type.order, int(e.op), e.components, int(e.precision), e.points);
+  return std::make_tuple(int(e.type.shape), e.type.order, int(e.op), e.components, int(e.precision), int(e.variant),
+                         e.points);
 }
 
 auto sort_key(const TuningKey& k) {
-  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), k.components, int(k.precision), k.points);
+  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), k.components, int(k.precision), int(k.variant),
+                         k.points);
 }
 
 class Parser {
@@ -125,17 +127,19 @@ class Parser {
       if (sort_key(a) == sort_key(b))
         fail(std::max(a.line, b.line),
              "duplicate entry for " + to_string(b.type) + ", C = " + std::to_string(b.components) + ", " +
-                 operation_name(b.op) + ", " + precision_name(b.precision) + ", Q = " + std::to_string(b.points) +
+                 operation_name(b.op) + ", " + precision_name(b.precision) + ", " + kernel_variant_name(b.variant) +
+                 ", Q = " + std::to_string(b.points) +
                  (a.line ? " (first on line " + std::to_string(std::min(a.line, b.line)) + ")" : std::string()) +
-                 "; expected one entry per (element, order, components, operation, precision, points)");
+                 "; expected one entry per (element, order, components, operation, precision, variant, points)");
     }
   }
 
  private:
-  // The format version of the first line: 2, or 1 (no precision column).
+  // The format version of the first line: 3, 2 (no variant column) or 1 (no precision either).
   int check_signature(const std::string& first) const {
     const std::string prefix = "# feinterp tuning table ";
-    if (first == table_signature) return 2;
+    if (first == table_signature) return 3;
+    if (first == table_signature_v2) return 2;
     if (first == table_signature_v1) return 1;
     if (first.compare(0, prefix.size(), prefix) == 0)
       fail(1, "unsupported format version '" + first.substr(prefix.size()) + "'; expected '" + table_signature + "'");
@@ -143,8 +147,9 @@ class Parser {
   }
 
   std::string fields_expected() const {
-    return version_ == 1 ? "element order components operation points elements_per_block time_us"
-                         : "element order components operation precision points elements_per_block time_us";
+    return version_ == 1   ? "element order components operation points elements_per_block time_us"
+           : version_ == 2 ? "element order components operation precision points elements_per_block time_us"
+                           : "element order components operation precision variant points elements_per_block time_us";
   }
 
   void once(int& seen, int line, const std::string& key) const {
@@ -154,10 +159,12 @@ class Parser {
 
   TuningEntry entry(const std::string& content, int line, const std::string& point_set) const {
     std::vector<std::string> f = split(content);
-    const std::size_t fields = version_ == 1 ? 7 : 8;
+    const std::size_t fields = std::size_t(6 + version_);  // 7, 8, 9
     if (f.size() != fields)
       fail(line, std::to_string(f.size()) + " fields; expected " + std::to_string(fields) + ": " + fields_expected());
+    // Older versions' missing columns, with the values their entries had: fp64, and the dense kernel.
     if (version_ == 1) f.insert(f.begin() + 4, "fp64");
+    if (version_ <= 2) f.insert(f.begin() + 5, "dense");
     TuningEntry e;
     e.line = line;
     try {
@@ -179,20 +186,31 @@ class Parser {
     } catch (const std::invalid_argument&) {
       fail(line, "precision '" + f[4] + "'; expected fp64 or fp32");
     }
-    if (!parse_int(f[5], e.points) || e.points < 1) fail(line, "points '" + f[5] + "'; expected a count >= 1");
+    if (f[5] == "dense" || f[5] == "sum_factorised")  // the names kernel_variant_name writes, nothing else
+      e.variant = parse_kernel_variant(f[5]);
+    else
+      fail(line, "variant '" + f[5] + "'; expected dense or sum_factorised");
+    if (e.variant == KernelVariant::sum_factorised &&
+        (e.type.shape != Shape::quadrilateral && e.type.shape != Shape::hexahedron))
+      fail(line, "variant sum_factorised for " + to_string(e.type) +
+                     "; expected it for quadrilaterals and hexahedra only (the dense variant for other elements)");
+    if (e.variant == KernelVariant::sum_factorised && is_transpose(e.op))
+      fail(line, "variant sum_factorised for " + std::string(operation_name(e.op)) +
+                     "; expected it for forward operations only (the dense variant for transposes)");
+    if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
     if (point_set == "nodes" && e.points != nodes_per_element(e.type))
-      fail(line, "points " + f[5] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
+      fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
                      std::to_string(nodes_per_element(e.type)) + " nodes");
-    if (!parse_int(f[6], e.elements_per_block) || e.elements_per_block < 1 ||
+    if (!parse_int(f[7], e.elements_per_block) || e.elements_per_block < 1 ||
         e.elements_per_block > max_elements_per_block)
-      fail(line, "elements_per_block '" + f[6] + "'; expected 1 to " + std::to_string(max_elements_per_block));
-    if (!parse_double(f[7], e.time_us) || !(e.time_us > 0))
-      fail(line, "time_us '" + f[7] + "'; expected a time in microseconds > 0");
+      fail(line, "elements_per_block '" + f[7] + "'; expected 1 to " + std::to_string(max_elements_per_block));
+    if (!parse_double(f[8], e.time_us) || !(e.time_us > 0))
+      fail(line, "time_us '" + f[8] + "'; expected a time in microseconds > 0");
     return e;
   }
 
   std::string source_;
-  int version_ = 2;
+  int version_ = 3;
 };
 
 }  // namespace
@@ -210,7 +228,8 @@ const TuningEntry* TuningTable::find(const TuningKey& key) const {
 const TuningEntry* TuningTable::nearest(const TuningKey& key) const {
   const TuningEntry* best = nullptr;
   for (const TuningEntry& e : entries) {
-    if (e.type != key.type || e.op != key.op || e.components != key.components || e.precision != key.precision)
+    if (e.type != key.type || e.op != key.op || e.components != key.components || e.precision != key.precision ||
+        e.variant != key.variant)
       continue;
     const int distance = std::abs(e.points - key.points);
     // Entries are sorted by points, so on a tie the smaller count is already `best`.
@@ -241,9 +260,9 @@ std::string format_tuning_table(const TuningTable& table, const std::vector<std:
   out << "device: " << sorted.device << '\n';
   out << "compute_capability: " << sorted.compute_capability() << '\n';
   out << "points: " << sorted.point_set << '\n';
-  char line[160];
-  std::snprintf(line, sizeof line, "# %-13s %5s %10s %-19s %9s %6s %18s %10s\n", "element", "order", "components",
-                "operation", "precision", "points", "elements_per_block", "time_us");
+  char line[200];
+  std::snprintf(line, sizeof line, "# %-13s %5s %10s %-29s %9s %-14s %6s %18s %10s\n", "element", "order", "components",
+                "operation", "precision", "variant", "points", "elements_per_block", "time_us");
   out << line;
   for (const TuningEntry& e : sorted.entries) {
     // %.17g: the exact double, so that parse(format(t)) == t; trimmed to the shortest that reads back.
@@ -253,9 +272,9 @@ std::string format_tuning_table(const TuningTable& table, const std::vector<std:
       double back = 0;
       if (parse_double(time, back) && back == e.time_us) break;
     }
-    std::snprintf(line, sizeof line, "%-15s %5d %10d %-19s %9s %6d %18d %10s\n", shape_name(e.type.shape),
-                  e.type.order, e.components, operation_name(e.op), precision_name(e.precision), e.points,
-                  e.elements_per_block, time);
+    std::snprintf(line, sizeof line, "%-15s %5d %10d %-29s %9s %-14s %6d %18d %10s\n", shape_name(e.type.shape),
+                  e.type.order, e.components, operation_name(e.op), precision_name(e.precision),
+                  kernel_variant_name(e.variant), e.points, e.elements_per_block, time);
     out << line;
   }
   return out.str();

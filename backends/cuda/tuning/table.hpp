@@ -1,29 +1,34 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// TuningTable: the measured best elements_per_block of the packed kernel, per configuration and
+// TuningTable: the measured best elements_per_block of each kernel variant, per configuration and
 // precision, for one GPU. One text file per GPU, checked in under backends/cuda/tuning/tables/ and
 // embedded into the library at build time (embed_tables.cmake); written by feinterp-sweep. Plain C++:
 // no CUDA needed to read one.
 //
-// The format (v2), line by line; '#' starts a comment anywhere, blank lines are ignored:
+// The format (v3), line by line; '#' starts a comment anywhere, blank lines are ignored:
 //
-//   # feinterp tuning table v2                   <- first line, exactly: the format and its version
+//   # feinterp tuning table v3                   <- first line, exactly: the format and its version
 //   device: NVIDIA H100 80GB HBM3                <- cudaDeviceProp::name, matched exactly (case-sensitive)
 //   compute_capability: 9.0                      <- major.minor, matched exactly
 //   points: nodes                                <- the sweep's point set: nodes | quadrature | mixed
-//   # element order components operation precision points elements_per_block time_us
-//   triangle 1 1 reference_gradients fp64 3 32 43.9
+//   # element order components operation precision variant points elements_per_block time_us
+//   hexahedron 3 1 reference_gradients fp64 dense 64 1 3831
+//   hexahedron 3 1 reference_gradients fp64 sum_factorised 64 8 1200
 //
-// The three header keys come before the first entry, each exactly once. An entry has 8 fields:
+// The three header keys come before the first entry, each exactly once. An entry has 9 fields:
 //   element             line | triangle | quadrilateral | tetrahedron | hexahedron (tri, quad, tet, hex accepted)
 //   order               1 to 3
 //   components          1 to 9 (C)
 //   operation           values | reference_gradients | physical_gradients
 //   precision           fp64 | fp32
+//   variant             dense | sum_factorised (tuning/kernel_variant.hpp)
 //   points              reference points per element (Q) >= 1; with "points: nodes", the element's node count
-//   elements_per_block  1 to 64 (64: CUDA's limit on blockDim.z); the best count the sweep found
-//   time_us             the median launch time at that count, in microseconds (> 0; informational)
-// No two entries share (element, order, components, operation, precision, points). Version 1 tables
-// (no precision column, 7 fields) are read as fp64.
+//   elements_per_block  1 to 64 (64: CUDA's limit on blockDim.z); the variant's best count the sweep found
+//   time_us             the median launch time at that count, in microseconds (> 0); between the variants
+//                       of one configuration, the fastest is the winner the launch uses
+//                       (launch/kernel_variant_choice.hpp)
+// No two entries share (element, order, components, operation, precision, variant, points). Version 2
+// tables (no variant column, 8 fields) are read as dense; version 1 tables (no precision either, 7
+// fields) as fp64 and dense.
 //
 // Errors: parse_tuning_table throws TuningTableError naming the file (or "embedded:<file>"), the line
 // number and what was expected.
@@ -37,12 +42,14 @@
 #include "../../../core/operation.hpp"
 #include "../../../core/precision.hpp"
 #include "../../../elements/element_type.hpp"
+#include "kernel_variant.hpp"
 
 namespace feinterp::tuning {
 
 /// The first line of every table this version writes: the format's name and version.
-inline constexpr const char* table_signature = "# feinterp tuning table v2";
-/// The first line of the previous version, still read (its entries are fp64).
+inline constexpr const char* table_signature = "# feinterp tuning table v3";
+/// The first lines of the previous versions, still read (v2: dense entries; v1: fp64 and dense).
+inline constexpr const char* table_signature_v2 = "# feinterp tuning table v2";
 inline constexpr const char* table_signature_v1 = "# feinterp tuning table v1";
 
 /// A malformed table: what() reads "<source>:<line>: <problem>; expected <what>".
@@ -64,6 +71,7 @@ struct TuningKey {
   int components;
   int points;
   Precision precision = Precision::fp64;
+  KernelVariant variant = KernelVariant::dense;
 };
 
 struct TuningEntry {
@@ -71,6 +79,7 @@ struct TuningEntry {
   int components = 1;
   Operation op = Operation::values;
   Precision precision = Precision::fp64;
+  KernelVariant variant = KernelVariant::dense;
   int points = 1;
   int elements_per_block = 1;
   double time_us = 0;
@@ -89,11 +98,11 @@ struct TuningTable {
   bool matches(std::string_view device_name, int device_major, int device_minor) const;
   /// The entry for exactly this key, or nullptr.
   const TuningEntry* find(const TuningKey& key) const;
-  /// The entry of the same element type, operation, components and precision whose point count is
-  /// nearest to key.points (ties: the smaller count), or nullptr when there is none.
+  /// The entry of the same element type, operation, components, precision and variant whose point count
+  /// is nearest to key.points (ties: the smaller count), or nullptr when there is none.
   const TuningEntry* nearest(const TuningKey& key) const;
-  /// Sorts by (shape, order, operation, components, precision, points) and throws TuningTableError on a
-  /// duplicate.
+  /// Sorts by (shape, order, operation, components, precision, variant, points) and throws
+  /// TuningTableError on a duplicate.
   void sort_entries();
 };
 

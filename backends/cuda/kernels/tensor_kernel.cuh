@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The sum-factorised interpolation kernel, for quadrilaterals and hexahedra at tensor-product point sets
+// (fem/tensor_structure.hpp): O(d (p+1)^(d+1)) work per element and component instead of the dense
+// kernel's (p+1)^(2d) (hexahedra p = 3, reference gradients at Q1 = 4: 2,048 multiply-adds per
+// component instead of 12,288).
+//
+// The block is packed as the dense kernel's (packed_kernel.cuh): elements_per_block elements along
+// threadIdx.z, a persistent grid striding over groups of consecutive elements, the connectivity copied
+// one group ahead (cp.async), and the group's output stored as one contiguous, coalesced run. What
+// differs is the compute, in stages separated by block-wide barriers (every thread reaches every barrier;
+// only the work is guarded by z < here):
+//
+//   1. tables       B, G (Q1 x P1 each) and the two permutations -> shared, once per block
+//   2. connectivity as the dense kernel
+//   3. gather       u[dof(node, C, c)] -> the element's lattice slot node_lattice[n] (the node
+//                   permutation is applied here, on the way in); physical gradients also gather the S
+//                   coordinates as fields C .. C + S - 1, so that the same stages contract J
+//   4. stages       fem/sum_factorisation.hpp's tensor_contract, axis 0, 1 (, 2), between the element's
+//                   two buffers (launch/tensor_launch_shape.hpp); the last stage writes the output rows
+//                   [c*R + r][q] through point_of_lattice (the point permutation, on the way out), or, for
+//                   physical gradients, all F x d reference gradients on the lattice
+//   5. points       physical gradients: J, det J, K and the C x S gradients at each lattice point
+//                   (tensor_physical_gradients: the dense kernel's geometry.hpp calls, in double), det J
+//                   to args.detj, and the orientation policy as in the dense kernel (a per-element word,
+//                   then args.first_bad by atomicMin)
+//   6. store        as the dense kernel: the group's E * Q * C * R reals in global order
+//
+// Precision: fields, coordinates, tables, stage data and outputs are Real (double or float); J, det J and
+// K are computed in double from the Real reference gradients of the coordinates. In FP32 an output
+// carries at most 1 + d + d P1 roundings relative to sum_n |phi_n| |u_n| (the field's, one per 1D table
+// factor, P1 per stage's sum): 7 for p = 1 quadrilaterals to 16 for p = 3 hexahedra, within the
+// (N + 3) eps the dense kernel's FP32 results are held to (tests/interpolator/precision_test.cpp: 7 and
+// 67 eps there).
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include "../../../core/layout.hpp"
+#include "../../../core/limits.hpp"
+#include "../../../core/operation.hpp"
+#include "../../../elements/indices.hpp"
+#include "../../../fem/orientation.hpp"
+#include "../../../fem/sum_factorisation.hpp"
+#include "../launch/tensor_launch_shape.hpp"
+#include "kernel_args.hpp"
+#include "packed_block.cuh"
+
+namespace feinterp::backends::cuda {
+
+/// Q1: points per direction (args.points == Q1^d). S: the space dimension; only physical gradients read it.
+template <class Element, int Q1, int C, Operation Op, int S, class Real>
+__device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
+  constexpr int D = Element::dimension;
+  constexpr int P1 = Element::order + 1;
+  constexpr int N = Element::nodes_per_element;
+  constexpr int Q = integer_power(Q1, D);
+  constexpr bool gradients = Op != Operation::values;
+  constexpr bool physical = Op == Operation::physical_gradients;
+  constexpr int F = physical ? C + S : C;           // fields contracted: the components, then the coordinates
+  constexpr int R = physical ? S : gradients ? D : 1;  // results per (point, component)
+  constexpr int CR = C * R;
+  static_assert(D >= 2 && N == integer_power(P1, D), "a quadrilateral or hexahedron: P1^d nodes");
+  static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
+
+  const int elements_per_block = blockDim.z;
+  const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real));
+  const int Qp = layout.padded_points;
+  extern __shared__ __align__(16) unsigned char shared[];
+  Real* s_basis = reinterpret_cast<Real*>(shared + layout.basis);  // B, then G
+  int* s_maps = reinterpret_cast<int*>(shared + layout.maps);      // node_lattice, then point_of_lattice
+  node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
+  unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
+  Real* s_buffer[2] = {reinterpret_cast<Real*>(shared + layout.buffer[0]),
+                       reinterpret_cast<Real*>(shared + layout.buffer[1])};
+
+  const BlockThreads b = block_threads();
+  const int thread = b.thread, threads = b.threads, z = b.z;
+  const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
+  const int per_element = Q * CR;
+
+  // 1. tables, once per block (the grid is persistent: once per resident block, as the dense table).
+  for (int i = thread; i < 2 * Q1 * P1; i += threads) s_basis[i] = __ldg(args.tensor_basis + i);
+  for (int i = thread; i < N + Q; i += threads) s_maps[i] = __ldg(args.tensor_maps + i);
+  if constexpr (physical)
+    for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
+  const Real* B = s_basis;
+  const Real* G = s_basis + Q1 * P1;
+  const int* node_lattice = s_maps;
+  const int* point_of_lattice = s_maps + N;
+
+  // 2. connectivity, one group ahead.
+  auto fetch_connectivity = [&](offset_t group, node_index* target) {
+    const offset_t first = group * elements_per_block;
+    const offset_t remaining = args.elements - first;
+    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
+    copy_connectivity_async<N>(args.connectivity, nullptr, first, count, target, b);
+  };
+  int connectivity_buffer = 0;
+  if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
+
+  // This thread's element's two buffers.
+  Real* mine[2] = {s_buffer[0] + z * layout.stride[0], s_buffer[1] + z * layout.stride[1]};
+
+  for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
+    const offset_t first = group * elements_per_block;
+    const offset_t remaining = args.elements - first;
+    const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
+    const node_index* connectivity = s_connectivity + connectivity_buffer * layout.connectivity_stride;
+    __pipeline_wait_prior(0);
+    __syncthreads();  // barrier A: the previous group's store is done with the buffers
+
+    // 3. gather, i = (element, node, component): consecutive threads read a node's consecutive components.
+    for (int i = thread; i < here * N * C; i += threads) {
+      const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
+      const int element = local_node / N, n = local_node - element * N;
+      s_buffer[0][element * layout.stride[0] + c * N + node_lattice[n]] =
+          __ldg(args.field + dof(connectivity[local_node], C, c));
+    }
+    if constexpr (physical) {
+      for (int i = thread; i < here * N * S; i += threads) {
+        const int local_node = i / S, k = i - local_node * S;
+        const int element = local_node / N, n = local_node - element * N;
+        s_buffer[0][element * layout.stride[0] + (C + k) * N + node_lattice[n]] =
+            __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+      }
+    }
+    __syncthreads();  // barrier B
+    // The other connectivity buffer was last read by the previous group's gather, before the barrier above.
+    connectivity_buffer ^= 1;
+    if (group + gridDim.x < groups)
+      fetch_connectivity(group + gridDim.x, s_connectivity + connectivity_buffer * layout.connectivity_stride);
+
+    // 4. stages: item i of launch/tensor_launch_shape.hpp in buffer i % 2.
+    const bool active = z < here;
+    const int worker = threadIdx.x, workers = blockDim.x;
+    if (active) tensor_contract<D, P1, Q1, F, gradients, 0>(worker, workers, mine[0], mine[1], B, G);
+    __syncthreads();
+    if constexpr (D == 3) {
+      if (active) tensor_contract<D, P1, Q1, F, gradients, 1>(worker, workers, mine[1], mine[0], B, G);
+      __syncthreads();
+    }
+    constexpr int last_in = (D - 1) % 2, last_out = D % 2;
+    if (active) {
+      if constexpr (physical)  // every field's reference gradients, [(f * D + d) * Q + l]
+        tensor_contract<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Q);
+      else  // the output rows [(c * R + r) * Qp + q]
+        tensor_contract<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Qp,
+                                                        point_of_lattice);
+    }
+    __syncthreads();
+
+    // 5. points (physical gradients): from the reference gradients (buffer last_out) to the output rows
+    // (the other buffer, whose last reader was the last stage, before the barrier above).
+    if constexpr (physical) {
+      if (active) {
+        unsigned orientation = 0u;
+        for (int l = worker; l < Q; l += workers) {
+          const int q = point_of_lattice[l];
+          const double det =
+              tensor_physical_gradients<D, S, C>(mine[last_out], Q, l, mine[last_in], Qp, q, orientation);
+          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
+        }
+        if (orientation) atomicOr(s_orientation + z, orientation);
+      }
+      __syncthreads();
+      // One thread per element reads its word, reports it if invalid and clears it for the next group
+      // (whose points write it only after the next barriers A and B).
+      if (thread < here) {
+        if (!valid_orientation(s_orientation[thread])) atomicMin(args.first_bad, (unsigned long long)(first + thread));
+        s_orientation[thread] = 0u;
+      }
+    }
+
+    // 6. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R). The
+    // next group's gather rewrites the buffers only after barrier A.
+    constexpr int output_buffer = physical ? (D + 1) % 2 : D % 2;  // layout.output_buffer, as a constant
+    const Real* rows = s_buffer[output_buffer];
+    const int row_stride = layout.stride[output_buffer];
+    Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
+    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
+    for (int i = thread; i < here * per_element; i += threads, walk.next()) {
+      const int q = walk.r / CR, cr = walk.r - q * CR;  // CR is a constant
+      out[i] = rows[walk.element * row_stride + cr * Qp + q];
+    }
+  }
+}
+
+template <class Element, int Q1, int C, Operation Op, int S, class Real>
+__global__ void __launch_bounds__(max_threads_per_block) tensor_kernel(const KernelArgs<Real> args) {
+  tensor_body<Element, Q1, C, Op, S, Real>(args);
+}
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "kernel_variant_choice.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "../tuning/registry.hpp"
+#include "tensor_launch_shape.hpp"
+
+namespace feinterp::backends::cuda {
+
+namespace {
+
+tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name, device.major, device.minor}; }
+
+LaunchShape with_variant(LaunchShape shape, KernelVariant variant) {
+  shape.variant = variant;
+  return shape;
+}
+
+/// FEINTERP_KERNEL_VARIANT, read at each decision (a plan decides once per operation and C).
+std::optional<KernelVariant> environment_variant() {
+  const char* value = std::getenv(kernel_variant_environment_variable);
+  const std::string text = value ? value : "";
+  if (text.empty() || text == "auto") return std::nullopt;
+  if (text == "dense" || text == "sum_factorised") return tuning::parse_kernel_variant(text);
+  throw std::invalid_argument(std::string(kernel_variant_environment_variable) + "='" + text +
+                              "': expected dense, sum_factorised or auto");
+}
+
+}  // namespace
+
+bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string* why_not) {
+  auto refuse = [&](const std::string& sentence) {
+    if (why_not) *why_not = sentence;
+    return false;
+  };
+  switch (s.variant) {
+    case KernelVariant::dense: return true;
+    case KernelVariant::sum_factorised: {
+      if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
+        return refuse("the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
+                      std::string(shape_name(s.type.shape)));
+      if (is_transpose(s.op) || s.fused)
+        return refuse(std::string("the sum-factorised kernel computes forward operations only, not ") +
+                      (s.fused ? "the fused Laplacian" : operation_name(s.op)));
+      if (s.points_per_direction < 1)
+        return refuse("the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
+      if (s.points_per_direction < min_tensor_points_per_direction ||
+          s.points_per_direction > max_tensor_points_per_direction)
+        return refuse(std::to_string(s.points_per_direction) + " points per direction: the sum-factorised kernels are compiled for " +
+                      std::to_string(min_tensor_points_per_direction) + " to " +
+                      std::to_string(max_tensor_points_per_direction));
+      if (max_elements_per_block(s, device) < 1)
+        return refuse("one element needs " + std::to_string(packed_shared_bytes(s, 1)) +
+                      " bytes of shared memory in the sum-factorised kernel; " + device.name + " allows " +
+                      std::to_string(device.shared_per_block_optin) + " per block");
+      return true;
+    }
+  }
+  return refuse("unknown kernel variant");
+}
+
+KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
+                                    std::optional<KernelVariant> requested) {
+  const bool forward = !is_transpose(s.op) && !s.fused;
+  // 1. The plan's request.
+  if (requested && forward) {
+    std::string why;
+    if (!variant_applies(with_variant(s, *requested), device, &why))
+      throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
+                                  " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
+    return *requested;
+  }
+  if (!forward) return KernelVariant::dense;
+  // 2. The environment.
+  if (const std::optional<KernelVariant> forced = environment_variant()) {
+    std::string why;
+    if (variant_applies(with_variant(s, *forced), device, &why)) return *forced;
+    tuning::warn_once(std::string("variant ") + tuning::kernel_variant_name(*forced) + " " + describe_launch(s),
+                      std::string(kernel_variant_environment_variable) + "=" + tuning::kernel_variant_name(*forced) +
+                          " does not apply to " + describe_launch(s) + " (" + why + "): the dense kernel runs it");
+    return KernelVariant::dense;
+  }
+  // 3. The table, when it measured every variant that applies.
+  if (table) {
+    const tuning::TuningEntry* fastest = nullptr;
+    bool complete = true;
+    for (KernelVariant v : tuning::all_kernel_variants) {
+      if (!variant_applies(with_variant(s, v), device)) continue;
+      const tuning::TuningEntry* entry =
+          table->find(tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, v});
+      if (!entry) {
+        complete = false;
+        break;
+      }
+      if (!fastest || entry->time_us < fastest->time_us) fastest = entry;
+    }
+    if (complete && fastest) return fastest->variant;
+  }
+  // 4. The default.
+  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) ? KernelVariant::sum_factorised
+                                                                                 : KernelVariant::dense;
+}
+
+KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, std::optional<KernelVariant> requested) {
+  const std::shared_ptr<const tuning::TuningTable> table = tuning::tuning_table_for(identity(device));
+  return choose_kernel_variant(s, device, table.get(), requested);
+}
+
+}  // namespace feinterp::backends::cuda

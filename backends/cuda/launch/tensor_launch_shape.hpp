@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The shape of a sum-factorised launch (kernels/tensor_kernel.cuh): which points per direction Q1 its
+// kernels are compiled for, its threads per element, and where each array lives in dynamic shared
+// memory. Computed by the same functions on the host (to size the launch and refuse what does not fit)
+// and in the kernel (to place its pointers), so the two can never disagree, as launch/shared_layout.hpp
+// does for the dense kernels.
+//
+// Per block (E = elements_per_block, reals of the plan's precision, every array 16-byte aligned):
+//
+//   [ basis        2 * Q1 * P1 reals        B then G, [q1][a] (fem/tensor_structure.hpp)               ]
+//   [ maps         N + Q ints               node_lattice[n], then point_of_lattice[l]                  ]
+//   [ connectivity 2 * E * N ints           two groups' connectivity (cp.async, one group ahead)       ]
+//   [ orientation  E unsigned ints          physical gradients only (fem/orientation.hpp)              ]
+//   [ buffer 0     E * stride_0 reals       per element: the gathered lattice, then every other stage ]
+//   [ buffer 1     E * stride_1 reals       per element: the stages in between                         ]
+//
+// The element's data moves between its two buffers stage by stage (fem/sum_factorisation.hpp):
+//
+//   item 0       gathered fields           F * P1^d              F = C, + S coordinates for physical
+//   item 1 + s   stage s's output, s < d-1 F * V_s * P1^(d-1-s) * Q1^(s+1)
+//   item d       the last stage's output   values, reference gradients: the output rows C * R * Qp;
+//                                          physical gradients: the F * d reference gradients, F * d * Q
+//   item d + 1   physical gradients only   the output rows, C * S * Qp
+//
+// item i lives in buffer i % 2, each buffer as large as its largest item; the output rows, [c*R + r][q]
+// with Qp = Q rounded up to odd as in the dense kernel, are what the store reads. Per-element strides
+// are odd numbers of reals, so that the elements of one warp (at 4 threads per element, a p = 1
+// quadrilateral has 8 in a warp) start in different banks.
+#pragma once
+
+#include <cstddef>
+
+#include "../../../core/config.hpp"
+#include "../../../core/limits.hpp"
+#include "../../../core/operation.hpp"
+#include "../../../fem/sum_factorisation.hpp"
+#include "shared_layout.hpp"
+
+namespace feinterp::backends::cuda {
+
+/// The points per direction the sum-factorised kernels are compiled for: Q1 = 1 to 8, whatever the
+/// order. That covers the node lattice (Q1 = p + 1) and Gauss rules up to degree 15, so every rule a
+/// p <= 3 element is usually integrated with. Each Q1 adds 27 kernels per hexahedron order and precision
+/// (C = 1..9 x three operations; 36 for quadrilaterals, whose physical gradients exist for S = 2 and 3),
+/// at about 0.15 s of nvcc each (sm_90): 648 per hexahedron file, 864 per quadrilateral file. A set of
+/// more than 8 points per direction runs the dense kernel.
+constexpr int min_tensor_points_per_direction = 1;
+constexpr int max_tensor_points_per_direction = 8;
+
+/// One thread per lattice point of the larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the
+/// largest stage of one field has max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so
+/// one field keeps every thread busy in every stage and more fields (C > 1, coordinates) loop.
+FEINTERP_HD constexpr int tensor_threads_per_element(int dimension, int nodes_per_direction, int points_per_direction) {
+  const int n = nodes_per_direction > points_per_direction ? nodes_per_direction : points_per_direction;
+  const int lattice = integer_power(n, dimension);
+  return lattice < max_threads_per_element ? lattice : max_threads_per_element;
+}
+
+struct TensorSharedLayout {
+  int padded_points;         ///< Qp = Q rounded up to odd
+  int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
+  int stride[2];             ///< reals per element in each buffer (odd)
+  std::size_t basis;         ///< byte offsets from the start
+  std::size_t maps;
+  std::size_t connectivity;
+  std::size_t connectivity_stride;  ///< ints from the first connectivity buffer to the second
+  std::size_t orientation;
+  std::size_t buffer[2];
+  std::size_t bytes;         ///< total dynamic shared memory
+};
+
+FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per_direction, int points_per_direction,
+                                                    int space_dimension, Operation op, int components,
+                                                    int elements_per_block, std::size_t real_bytes) {
+  const int d = dimension, P1 = nodes_per_direction, Q1 = points_per_direction;
+  const bool gradients = op != Operation::values, physical = op == Operation::physical_gradients;
+  const int N = integer_power(P1, d), Q = integer_power(Q1, d);
+  const int fields = physical ? components + space_dimension : components;
+  const int R = result_directions(op, d, space_dimension);
+  TensorSharedLayout layout{};
+  layout.padded_points = Q | 1;
+  // The items in order (d + 2 at most: d <= 3), then each buffer's largest.
+  int items[5] = {fields * N, 0, 0, 0, 0};
+  int count = 1;
+  for (int s = 0; s + 1 < d; ++s) items[count++] = tensor_stage_size(d, P1, Q1, fields, gradients, s);
+  if (physical) items[count++] = fields * d * Q;
+  items[count++] = components * R * layout.padded_points;
+  layout.output_buffer = (count - 1) % 2;
+  int largest[2] = {1, 1};
+  for (int i = 0; i < count; ++i)
+    if (items[i] > largest[i % 2]) largest[i % 2] = items[i];
+  const std::size_t E = std::size_t(elements_per_block);
+  layout.stride[0] = largest[0] | 1;
+  layout.stride[1] = largest[1] | 1;
+  layout.basis = 0;
+  layout.maps = aligned16(layout.basis + std::size_t(2 * Q1 * P1) * real_bytes);
+  layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
+  // Each connectivity buffer a multiple of 4 ints, so that both start 16-byte aligned (cp.async).
+  layout.connectivity_stride = (E * N + 3) / 4 * 4;
+  layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
+  layout.buffer[0] = aligned16(layout.orientation + (physical ? E * sizeof(unsigned) : 0));
+  layout.buffer[1] = aligned16(layout.buffer[0] + E * std::size_t(layout.stride[0]) * real_bytes);
+  layout.bytes = aligned16(layout.buffer[1] + E * std::size_t(layout.stride[1]) * real_bytes);
+  return layout;
+}
+
+}  // namespace feinterp::backends::cuda
