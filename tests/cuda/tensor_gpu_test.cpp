@@ -319,19 +319,28 @@ struct DefaultChoice {
   }
 };
 
-TEST(SumFactorisedChoice, TensorSetsRunItByDefault) {
+// Without a table entry, tensor sets run it where the dense product is large (kernel_variant_choice.hpp,
+// step 4: N * Q * D >= 512 for gradients), the dense kernel elsewhere; either way the results are right.
+TEST(SumFactorisedChoice, LargeTensorProductsRunItByDefault) {
   FEINTERP_REQUIRE_GPU();
   const DefaultChoice choice;
   std::mt19937_64 rng(test::test_seed());
+  int sum_factorised = 0, dense = 0;
   for (ElementType type : tensor_types) {
     const test::RandomBlock block = random_block(type, 300, rng);
     for (const PointSet& points : {element_nodes(type), quadrature_rule(type.shape, 2 * type.order)}) {
       const std::vector<double> u = random_field(block.node_count(), 2, rng);
       const GpuRun got = gpu<double>(Operation::physical_gradients, block, points, u, 2, {});
-      EXPECT_EQ(got.config.variant, KernelVariant::sum_factorised) << to_string(type) << ", " << points.name;
+      const long products = long(nodes_per_element(type)) * points.size() * dimension(type.shape);
+      const KernelVariant expected =
+          products >= cuda::sum_factorisation_threshold ? KernelVariant::sum_factorised : KernelVariant::dense;
+      (expected == KernelVariant::sum_factorised ? sum_factorised : dense) += 1;
+      EXPECT_EQ(got.config.variant, expected) << to_string(type) << ", " << points.name << ", N*Q*D = " << products;
       EXPECT_LE(relative_error(got.out, cpu(Operation::physical_gradients, block, points, u, 2).out), 1e-12);
     }
   }
+  EXPECT_GT(sum_factorised, 0);  // both sides of the threshold were exercised
+  EXPECT_GT(dense, 0);
 }
 
 // A point set that is no tensor product (random points in the element) runs the dense kernel, correctly;

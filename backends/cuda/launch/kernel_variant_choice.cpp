@@ -13,6 +13,12 @@ namespace {
 
 tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name, device.major, device.minor}; }
 
+// N * Q * W, the dense kernel's multiply-adds per element and component.
+long dense_products_per_element(const LaunchShape& s) {
+  const int table_width = s.op == Operation::values ? 1 : dimension(s.type.shape);
+  return long(nodes_per_element(s.type)) * s.points * table_width;
+}
+
 LaunchShape with_variant(LaunchShape shape, KernelVariant variant) {
   shape.variant = variant;
   return shape;
@@ -99,8 +105,10 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
     if (complete && fastest) return fastest->variant;
   }
   // 4. The default.
-  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) ? KernelVariant::sum_factorised
-                                                                                 : KernelVariant::dense;
+  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
+                 dense_products_per_element(s) >= sum_factorisation_threshold
+             ? KernelVariant::sum_factorised
+             : KernelVariant::dense;
 }
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, std::optional<KernelVariant> requested) {

@@ -17,9 +17,14 @@
 //      is std::invalid_argument naming the variable and its value;
 //   3. the tuning table, when it holds an entry of exactly this configuration for every variant that
 //      applies: the fastest of them (the sweep times each variant at its best elements_per_block);
-//   4. sum_factorised where it applies, else dense: O(d (p+1)^(d+1)) against O((p+1)^(2d)) work per element
-//      (issue 12's measurements put the dense kernel at 16-24% of copy bandwidth on p = 3 hexahedra), and a
-//      table measured before the variant existed (v2, dense entries only) says nothing against it.
+//   4. sum_factorised where it applies and the dense product is large, N * Q * W >= 512 multiply-adds per
+//      element and component (quadrilaterals p3, hexahedra p2 and p3 at Q = nodes), else dense. Untuned
+//      (heuristic elements_per_block), reference gradients, FP64, Q = nodes, ~1M Gmsh elements on the H100
+//      (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/bench-variants.txt): sum factorisation won at
+//      quad p3 C=1 (217 against 274 us), hex p2 C=1 (580 / 1086), hex p3 C=1 (1312 / 3739), tied at hex p2
+//      C=3, and lost wherever N * Q * W < 512 (quad p1 51 / 39 us, quad p2 147 / 124, hex p1 C=3 341 / 232),
+//      where the dense product is cheap and the kernel's extra passes through shared memory are not. A v2
+//      table (dense entries only) says nothing about the variant, so this rule, not the table, decides.
 // Transposes and the fused Laplacian have the dense variant only: 1 and 2 do not apply to them.
 #pragma once
 
@@ -32,6 +37,9 @@
 #include "launch_config.hpp"
 
 namespace feinterp::backends::cuda {
+
+/// The default's threshold (step 4 above): dense multiply-adds per element and component.
+inline constexpr long sum_factorisation_threshold = 512;
 
 /// The environment variable that forces a variant where it applies.
 inline constexpr const char* kernel_variant_environment_variable = "FEINTERP_KERNEL_VARIANT";
