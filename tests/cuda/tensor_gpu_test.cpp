@@ -33,6 +33,7 @@
 #include "../support/float_error_bounds.hpp"
 #include "../support/front_door.hpp"
 #include "../support/random_block.hpp"
+#include "../support/shuffled_points.hpp"
 #include "gpu_test_support.hpp"
 
 namespace feinterp {
@@ -102,27 +103,11 @@ std::vector<int> space_dimensions(ElementType type) {
   return dimension(type.shape) == 3 ? std::vector<int>{3} : std::vector<int>{2, 3};
 }
 
-/// The point set in a random order (what fem/tensor_structure.hpp's point permutation is for).
-PointSet shuffled(const PointSet& points, std::mt19937_64& rng) {
-  std::vector<int> order(std::size_t(points.size()));
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
-  PointSet out = points;
-  const int d = points.dimension();
-  for (std::size_t q = 0; q < order.size(); ++q) {
-    for (int k = 0; k < d; ++k)
-      out.coordinates[q * d + std::size_t(k)] = points.coordinates[std::size_t(order[q]) * d + std::size_t(k)];
-    out.weights[q] = points.weights[std::size_t(order[q])];
-  }
-  out.name = points.name + ", shuffled";
-  return out;
-}
-
 /// The tensor point sets a type is tested at: its nodes; Gauss rules of degree 1 (1 point per
 /// direction), 2p (p + 1; also shuffled) and 2p + 2 (p + 2).
 std::vector<PointSet> tensor_point_sets(ElementType type, std::mt19937_64& rng) {
   const PointSet gauss = quadrature_rule(type.shape, 2 * type.order);
-  return {element_nodes(type), quadrature_rule(type.shape, 1), gauss, shuffled(gauss, rng),
+  return {element_nodes(type), quadrature_rule(type.shape, 1), gauss, test::shuffled(gauss, rng),
           quadrature_rule(type.shape, 2 * type.order + 2)};
 }
 

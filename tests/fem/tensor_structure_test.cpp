@@ -20,6 +20,7 @@
 #include <feinterp/fem/tensor_structure.hpp>
 
 #include "../support/random_block.hpp"
+#include "../support/shuffled_points.hpp"
 
 namespace feinterp {
 namespace {
@@ -67,22 +68,6 @@ void expect_reproduces_dense(const TensorStructure& t, const PointSet& points) {
   }
   EXPECT_LE(worst_values / scale_values, 1e-14) << points.name;
   EXPECT_LE(worst_gradients / scale_gradients, 1e-14) << points.name;
-}
-
-/// The point set with its points in a random order (weights along).
-PointSet shuffled(const PointSet& points, std::mt19937_64& rng) {
-  std::vector<int> order(std::size_t(points.size()));
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
-  PointSet out = points;
-  const int d = points.dimension();
-  for (std::size_t q = 0; q < order.size(); ++q) {
-    for (int k = 0; k < d; ++k)
-      out.coordinates[q * d + std::size_t(k)] = points.coordinates[std::size_t(order[q]) * d + std::size_t(k)];
-    if (!points.weights.empty()) out.weights[q] = points.weights[std::size_t(order[q])];
-  }
-  out.name = points.name + " (shuffled)";
-  return out;
 }
 
 class TensorStructureTest : public ::testing::TestWithParam<ElementType> {};
@@ -135,7 +120,7 @@ TEST_P(TensorStructureTest, GaussRulesOfEveryDegreeAreFoundAndReproduceTheDenseB
   // Degrees 0..15: 1 to 8 points per direction (a hexahedron's 512-point rule at 15).
   for (int degree = 0; degree <= 15; ++degree) {
     const PointSet rule = quadrature_rule(type.shape, degree);
-    for (const PointSet& points : {rule, shuffled(rule, rng)}) {
+    for (const PointSet& points : {rule, test::shuffled(rule, rng)}) {
       SCOPED_TRACE(points.name + ", degree " + std::to_string(degree));
       std::string why;
       const std::optional<TensorStructure> t = tensor_structure(type, points, &why);
