@@ -35,6 +35,10 @@ def number(text):
         return None
 
 
+def cell(value, decimals):
+    return f"{value:.{decimals}f}" if isinstance(value, float) else "-"
+
+
 def summarise(path):
     rows = list(csv.reader(open(path, newline="")))
     header_at = next((i for i, row in enumerate(rows) if row and row[0] == "ID"), None)
@@ -73,7 +77,7 @@ def main(arguments):
         if summary is None:
             print(f"{path}: no kernel data (see the .err file beside it)", file=sys.stderr)
             continue
-        cells = [summary["name"]] + [f"{summary[c]:.1f}" if isinstance(summary.get(c), float) and c != "issue" else (f"{summary[c]:.2f}" if isinstance(summary.get(c), float) else "-") for c in columns[1:]]
+        cells = [summary["name"]] + [cell(summary.get(c), 2 if c == "issue" else 1) for c in columns[1:]]
         cells.append(", ".join(f"{name} {value:.1f}" for name, value in summary["stalls"]))
         lines.append(cells)
     if markdown:
