@@ -41,9 +41,7 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
       if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
         return refuse("the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
                       std::string(shape_name(s.type.shape)));
-      if (is_transpose(s.op) || s.fused)
-        return refuse(std::string("the sum-factorised kernel computes forward operations only, not ") +
-                      (s.fused ? "the fused Laplacian" : operation_name(s.op)));
+      if (s.fused) return refuse("the fused Laplacian has the dense kernel only");
       if (s.points_per_direction < 1)
         return refuse("the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
       if (s.points_per_direction < min_tensor_points_per_direction ||
@@ -63,16 +61,15 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
                                     std::optional<KernelVariant> requested) {
-  const bool forward = !is_transpose(s.op) && !s.fused;
+  if (s.fused) return KernelVariant::dense;  // the one variant it has
   // 1. The plan's request.
-  if (requested && forward) {
+  if (requested) {
     std::string why;
     if (!variant_applies(with_variant(s, *requested), device, &why))
       throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
                                   " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
     return *requested;
   }
-  if (!forward) return KernelVariant::dense;
   // 2. The environment.
   if (const std::optional<KernelVariant> forced = environment_variant()) {
     std::string why;

@@ -4,10 +4,11 @@
 //
 // Where each variant applies (variant_applies):
 //   dense           always
-//   sum_factorised  a forward operation of a quadrilateral or hexahedron whose point set is a tensor
-//                   product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp when
-//                   the plan was built), with Q1 among the compiled ones (launch/tensor_launch_shape.hpp),
-//                   and at least one element per block fits the device's shared memory
+//   sum_factorised  an operation or transpose of a quadrilateral or hexahedron whose point set is a
+//                   tensor product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp
+//                   when the plan was built), with Q1 among the compiled ones
+//                   (launch/tensor_launch_shape.hpp), and at least one element per block fits the device's
+//                   shared memory; not the fused Laplacian
 //
 // The decision (choose_kernel_variant), in order:
 //   1. the plan's request (PlanOptions::variant): that variant, or std::invalid_argument saying why it does
@@ -20,7 +21,7 @@
 //   4. sum_factorised where it applies, else dense: O(d (p+1)^(d+1)) against O((p+1)^(2d)) work per element
 //      (issue 12's measurements put the dense kernel at 16-24% of copy bandwidth on p = 3 hexahedra), and a
 //      table measured before the variant existed (v2, dense entries only) says nothing against it.
-// Transposes and the fused Laplacian have the dense variant only: 1 and 2 do not apply to them.
+// The fused Laplacian has the dense variant only: 1 and 2 do not apply to it.
 #pragma once
 
 #include <optional>
