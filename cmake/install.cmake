@@ -94,7 +94,8 @@ foreach(_folder ${_feinterp_header_folders})
 endforeach()
 
 # ---- tools ----------------------------------------------------------------------------------------------
-foreach(_tool feinterp feinterp-bench feinterp-sweep feinterp-tuning-check feinterp-cpu-bench feinterp-mesh-timing)
+foreach(_tool feinterp feinterp-bench feinterp-sweep feinterp-tuning-check feinterp-cpu-bench feinterp-mesh-timing
+               feinterp-locality)
   if(TARGET ${_tool})
     install(TARGETS ${_tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()

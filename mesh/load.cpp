@@ -15,6 +15,8 @@
 //  4. What the child returns is checked as untrusted (detail/loaded_mesh_checks.hpp): finite bounded
 //     coordinates, 64-bit tags without aliasing, indices in range; fields come from step 2
 //     (detail/node_fields.hpp), every value finite.
+//  5. With LoadOptions::renumber, the nodes and elements are renumbered (mesh/renumber.hpp) in the
+//     caller's process, on the checked arrays.
 #include <sys/stat.h>
 
 #include "detail/gmsh_reader.hpp"
@@ -24,6 +26,7 @@
 #include "error.hpp"
 #include "load_limits.hpp"
 #include "mesh.hpp"
+#include "renumber.hpp"
 
 namespace feinterp {
 
@@ -53,6 +56,7 @@ Mesh load_msh(const std::string& path, const LoadOptions& options) {
   const std::string elements_context = context + ": " + elements->where;
   Mesh mesh = detail::read_with_gmsh(std::move(file), path, options, allowance, scan.node_count, context, elements_context);
   if (options.read_fields) mesh.fields = detail::node_fields(scan.node_data, mesh, options.warn, context);
+  renumber(mesh, options.renumber);
   return mesh;
 }
 

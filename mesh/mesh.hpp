@@ -21,6 +21,7 @@
 #include "../core/config.hpp"
 #include "../elements/element_type.hpp"
 #include "../fem/block.hpp"
+#include "../fem/renumbering.hpp"
 #include "load_limits.hpp"
 
 namespace feinterp {
@@ -63,6 +64,10 @@ struct Mesh {
   std::vector<NodalField> fields;         ///< $NodeData views found in the file (step 0 of each)
   std::vector<PhysicalGroup> physical_groups;  ///< groups of the dimensions that have blocks
   offset_t skipped_elements = 0;          ///< elements of unsupported types dropped (LoadOptions::skip_unsupported)
+  /// How the nodes and elements were renumbered since the mesh was loaded or generated (mesh/renumber.hpp):
+  /// nodes.new_to_old[i] is the index node i had then, elements[b].new_to_old[e] the index element e of
+  /// block b had. Method none and empty permutations when never renumbered.
+  Renumbering renumbering;
 
   offset_t node_count() const { return offset_t(node_tags.size()); }
   offset_t element_count() const {
@@ -86,6 +91,10 @@ struct LoadOptions {
   std::function<void(const std::string&)> warn;
   /// Memory, CPU time and output of the process that reads the file (load_limits.hpp).
   LoadLimits limits;
+  /// Renumber the nodes and elements once loaded (mesh/renumber.hpp: rcm or hilbert), for a file whose
+  /// numbering scatters the gather; Mesh::renumbering then maps the file's order to the mesh's. Tags stay
+  /// with their nodes and elements.
+  RenumberMethod renumber = RenumberMethod::none;
 };
 
 /// Loads an MSH 2.2 or 4.1 file, ASCII or binary, through the Gmsh SDK run in a sandboxed child

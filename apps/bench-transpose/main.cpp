@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   selection.shape_names = {"triangle", "quadrilateral", "tetrahedron", "hexahedron"};
   selection.operation_names = {"reference_gradients_transpose"};
   selection.add_options(app);
+  selection.add_generator_option(app);
   tuning::BenchmarkRun run{"feinterp-bench-transpose"};
   run.add_options(app);
   CLI11_PARSE(app, argc, argv);
@@ -112,15 +113,15 @@ int main(int argc, char** argv) {
           }
     });
 
-    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
+    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms), each way against its own minimal bytes\n",
-                device.name.c_str(), copy, selection.points_name.c_str(), repeats);
+                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
     std::printf("%-15s %2s %-29s %4s %9s %4s %5s %9s %6s %9s %6s %9s %6s\n", "element", "C", "operation", "prec",
                 "elements", "Q", "e/blk", "evec_ms", "%copy", "atomic_ms", "%copy", "determ_ms", "%copy");
     std::ostringstream csv;
     csv << "# feinterp-bench-transpose, device " << device.name << ", compute capability " << device.compute_capability()
-        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
-        << feinterp::app::git_revision() << "\n";
+        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
+        << feinterp::app::numbering_name(selection.numbering) << ", git " << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,elements_per_block,way,minimal_bytes,ms,"
            "gbs,copy_gbs,fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench: times the packed kernels (elements_per_block from the tuning table, or the
-// heuristic) against the one-element-per-block baseline on Gmsh-generated meshes, and sets both
+// heuristic) against the one-element-per-block baseline on generated meshes (Gmsh's, or the structured
+// box with --generator structured), and sets both
 // against the device's copy bandwidth measured in the same run. Kernel-only times (batches of
 // back-to-back launches, gpu_timing.hpp) and, apart, the host's cost of one call. Prints a table,
 // writes CSV. --variants runs chosen kernel variants (tuning/kernel_variant.hpp) side by side: one row
@@ -9,6 +10,9 @@
 //   feinterp-bench                       all 15 element types, C = 1 and C = dim, reference gradients, ~1M elements
 //   feinterp-bench --quick               ~50k elements, fewer repeats: under a minute
 //   feinterp-bench --operations all --csv bench.csv
+//   feinterp-bench --numbering shuffled  the nodes in random order (the worst case); rcm or hilbert: that
+//                                        shuffled mesh renumbered (apps/common/benchmark_mesh.hpp)
+//   feinterp-bench --generator structured --elements hex --orders 3 --size 12000000
 //   feinterp-bench --elements hex,quad --points quadrature --variants dense,sum_factorised
 //                                        dense against sum-factorised on the same meshes and data
 #include <CLI/CLI.hpp>
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
   CLI::App app{"feinterp-bench: packed kernel vs one-element-per-block baseline, against copy bandwidth"};
   tuning::Selection selection;
   selection.add_options(app);
+  selection.add_generator_option(app);
   tuning::BenchmarkRun run{"feinterp-bench"};
   run.add_options(app);
   std::vector<std::string> variant_names{"auto"};
@@ -127,15 +132,16 @@ int main(int argc, char** argv) {
           }
     });
 
-    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; kernel-only times, medians over %d batches of 10 "
+    std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
                 "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
-                device.name.c_str(), copy, selection.points_name.c_str(), repeats);
+                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
     std::printf("%-15s %2s %-19s %4s %-14s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
                 "prec", "variant", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%",
                 "host");
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
-        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
+        << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
+        << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator << ", git "
         << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,variant,elements,nodes,points,minimal_bytes,rotations,"
            "baseline_ms,packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"

@@ -41,6 +41,7 @@ struct InterpolateOptions {
   std::string output, csv;
   bool all_dimensions = false;    ///< also the lower-dimensional blocks (boundary faces, curves)
   bool skip_unsupported = false;  ///< drop elements of unsupported types instead of failing
+  std::string renumber = "none";  ///< none, rcm or hilbert: compute on a renumbered mesh, report in the file's order
   bool json = false;
 };
 void add_interpolate_options(CLI::App& command, InterpolateOptions& options);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the benchmark and the sweep run over, chosen on the command line the same way for both:
-// element shapes and orders, component counts, operations, mesh size, point set; plus the Gmsh mesh
-// each element type is measured on.
+// What the benchmarks and the sweep run over, chosen on the command line the same way for all:
+// element shapes and orders (or a list of types), component counts, operations, mesh size, point set,
+// node numbering; plus the mesh each element type is measured on: Gmsh's (the default) or the
+// structured box (fem/structured_box.hpp, --generator structured), which makes 10M elements in seconds
+// where Gmsh takes minutes.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -19,7 +21,10 @@
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/apps/common/relative_difference.hpp>
+#include <feinterp/fem/structured_box.hpp>
 #include <feinterp/mesh/generate.hpp>
+
+#include "benchmark_mesh.hpp"
 
 namespace feinterp::tuning {
 
@@ -32,10 +37,14 @@ struct Selection {
   offset_t elements = 1000000;
   std::string points_name = "nodes";
   unsigned seed = 1;
-  bool shuffle = false;
+  std::string numbering_name = "natural";
+  bool shuffle = false;  ///< --shuffle: the older spelling of --numbering shuffled
   bool quick = false;
+  std::vector<std::string> type_names;  ///< --types: "tri:1", ...; when given, instead of shapes x orders
+  std::string generator = "gmsh";       ///< --generator: "gmsh" or "structured"
 
   // Filled by finish():
+  app::Numbering numbering = app::Numbering::natural;
   std::vector<ElementType> types;
   std::vector<Operation> operations;
   std::vector<Precision> precisions;
@@ -52,18 +61,48 @@ struct Selection {
     app.add_option("--points", points_name, "'nodes' (as many points as nodes, the seed's choice) or 'quadrature' (degree 2p)")
         ->check(CLI::IsMember({"nodes", "quadrature"}));
     app.add_option("--seed", seed, "mesh and field seed");
-    app.add_flag("--shuffle", shuffle, "renumber nodes randomly (worst-case memory locality)");
+    app.add_option("--numbering", numbering_name,
+                   "node numbering of the generated meshes: natural (Gmsh's), shuffled (random: the worst case), "
+                   "rcm or hilbert (the shuffled mesh renumbered; apps/common/benchmark_mesh.hpp)")
+        ->check(CLI::IsMember({"natural", "shuffled", "rcm", "hilbert"}));
+    app.add_flag("--shuffle", shuffle, "the same as --numbering shuffled");
     app.add_flag("--quick", quick, "small meshes and few repeats: finishes in under a minute");
   }
 
+  /// --types, for the programs that take a list of element types rather than shapes x orders.
+  void add_types_option(CLI::App& app) {
+    app.add_option("--types", type_names, "element types as shape:order, e.g. tri:1,tet:2,hex:3 (instead of --elements and --orders)")
+        ->delimiter(',');
+  }
+
+  /// --generator, for the programs whose meshes come from GeneratedBlock (not the sweep, which generates
+  /// its own).
+  void add_generator_option(CLI::App& app) {
+    app.add_option("--generator", generator,
+                   "gmsh (Gmsh's unstructured mesh, refined: ~14 s for 1M p2 tetrahedra) or structured (the unit "
+                   "square or cube split into cells, fem/structured_box.hpp: 10M elements in seconds)")
+        ->check(CLI::IsMember({"gmsh", "structured"}));
+  }
+
   void finish(int& repeats) {
+    numbering = app::parse_numbering(numbering_name);
+    if (shuffle && numbering != app::Numbering::natural && numbering != app::Numbering::shuffled)
+      throw std::invalid_argument("--shuffle with --numbering " + numbering_name +
+                                  ": expected one of them (--shuffle is --numbering shuffled)");
+    if (shuffle) numbering = app::Numbering::shuffled;
     if (quick) {
       if (elements == 1000000) elements = 50000;
       repeats = std::min(repeats, 10);
     }
+    if (generator == "structured" && numbering != app::Numbering::natural)
+      throw std::invalid_argument(std::string("--numbering ") + app::numbering_name(numbering) +
+                                  " renumbers Gmsh's meshes; --generator structured numbers its nodes along the "
+                                  "lattice: use --generator gmsh with it");
     types.clear();
-    for (const std::string& name : shape_names)
-      for (int p : orders) types.push_back({parse_shape(name), p});
+    for (const std::string& name : type_names) types.push_back(parse_type(name));
+    if (type_names.empty())
+      for (const std::string& name : shape_names)
+        for (int p : orders) types.push_back({parse_shape(name), p});
     operations.clear();
     for (const std::string& name : operation_names) {
       if (name == "all" || name == "forward")
@@ -99,31 +138,54 @@ struct Selection {
     return counts;
   }
 
+  /// "tri:1" -> triangle p1; throws std::invalid_argument naming the expected form.
+  static ElementType parse_type(const std::string& name) {
+    const std::size_t colon = name.find(':');
+    const std::string order = colon == std::string::npos ? "" : name.substr(colon + 1);
+    if (order.size() != 1 || order[0] < '1' || order[0] > '3')
+      throw std::invalid_argument("bad element type '" + name + "': expected shape:order with an order of 1 to 3, e.g. tet:2");
+    return {parse_shape(name.substr(0, colon)), order[0] - '0'};
+  }
+
   PointSet point_set(ElementType type) const {
     return points_name == "nodes" ? element_nodes(type) : quadrature_rule(type.shape, 2 * type.order);
   }
 };
 
-/// The mesh an element type is measured on: generated by Gmsh (a segment, square or cube, ~`elements`).
+/// The mesh an element type is measured on, of ~`elements` elements: generated by Gmsh (a segment,
+/// square or cube) and numbered as the selection says (after finish()), or the structured box of the
+/// nearest element count (--generator structured), in its lattice numbering.
 class GeneratedBlock {
  public:
   GeneratedBlock(ElementType type, const Selection& s) {
+    if (s.generator == "structured") {
+      structured_ = true;
+      box_ = structured_box(type, structured_box_cells(type, s.elements));
+      return;
+    }
     GenerateOptions options;
     options.type = type;
     options.target_elements = s.elements;
     options.seed = s.seed;
-    options.shuffle_nodes = s.shuffle;
-    mesh_ = generate_mesh(options);
+    mesh_ = app::generate_numbered_mesh(options, s.numbering);
     for (std::size_t i = 0; i < mesh_.blocks.size(); ++i)
       if (mesh_.blocks[i].type == type) block_ = int(i);
     if (block_ < 0) throw std::runtime_error("the generated mesh has no " + to_string(type) + " block");
   }
-  BlockView block() const { return mesh_.blocks[std::size_t(block_)].view(); }
-  const std::vector<double>& coordinates() const { return mesh_.coordinates; }
-  offset_t node_count() const { return mesh_.node_count(); }
-  offset_t element_count() const { return mesh_.blocks[std::size_t(block_)].element_count(); }
+  BlockView block() const { return structured_ ? box_.view() : mesh_.blocks[std::size_t(block_)].view(); }
+  const std::vector<double>& coordinates() const { return structured_ ? box_.coordinates : mesh_.coordinates; }
+  offset_t node_count() const { return structured_ ? box_.node_count() : mesh_.node_count(); }
+  offset_t element_count() const {
+    return structured_ ? box_.element_count : mesh_.blocks[std::size_t(block_)].element_count();
+  }
+  /// "Gmsh" or "structured box, 229 cells per side".
+  std::string description() const {
+    return structured_ ? "structured box, " + std::to_string(box_.cells) + " cells per side" : "Gmsh";
+  }
 
  private:
+  bool structured_ = false;
+  StructuredBox box_;
   Mesh mesh_;
   int block_ = -1;
 };

@@ -282,8 +282,7 @@ int main(int argc, char** argv) {
         options.type = type;
         options.target_elements = selection.elements;
         options.seed = selection.seed;
-        options.shuffle_nodes = selection.shuffle;
-        source.mesh = std::make_unique<Mesh>(generate_mesh(options));
+        source.mesh = std::make_unique<Mesh>(app::generate_numbered_mesh(options, selection.numbering));
         done += generation_seconds(type, selection.elements);
         progress.step_done(done, "generated " + to_string(type) + ": " + std::to_string(source.mesh->element_count()) + " elements");
       }

@@ -5,6 +5,7 @@
 // the loader's checks (tags, finite coordinates) would no longer hold after a write.
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/renumber.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -37,7 +38,8 @@ struct Block {
 };
 
 MeshPtr generate(ElementType type, offset_t target_elements, unsigned seed, const std::string& domain, bool boundary,
-                 bool shuffle_nodes) {
+                 bool shuffle_nodes, const std::string& renumber_name) {
+  const RenumberMethod method = parse_renumber_method(renumber_name);
   GenerateOptions options;
   options.type = type;
   options.target_elements = target_elements;
@@ -49,16 +51,20 @@ MeshPtr generate(ElementType type, offset_t target_elements, unsigned seed, cons
   else if (domain == "sphere") options.domain = Domain::sphere;
   else throw std::invalid_argument("unknown domain '" + domain + "': expected box, ball or sphere");
   py::gil_scoped_release release;
-  return std::make_shared<Mesh>(generate_mesh(options));
+  auto mesh = std::make_shared<Mesh>(generate_mesh(options));
+  renumber(*mesh, method);  // after the shuffle: the worst case renumbered
+  return mesh;
 }
 
-MeshPtr load(const std::string& path, bool keep_lower_dimensional, bool skip_unsupported, bool read_fields) {
+MeshPtr load(const std::string& path, bool keep_lower_dimensional, bool skip_unsupported, bool read_fields,
+             const std::string& renumber_name) {
   // Warnings are collected and raised as Python warnings after the load, with the GIL held again.
   std::vector<std::string> warnings;
   LoadOptions options;
   options.keep_lower_dimensional = keep_lower_dimensional;
   options.skip_unsupported = skip_unsupported;
   options.read_fields = read_fields;
+  options.renumber = parse_renumber_method(renumber_name);
   options.warn = [&warnings](const std::string& w) { warnings.push_back(w); };
   MeshPtr mesh;
   {
@@ -67,6 +73,25 @@ MeshPtr load(const std::string& path, bool keep_lower_dimensional, bool skip_uns
   }
   for (const std::string& w : warnings) PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1);
   return mesh;
+}
+
+/// Mesh.renumbering: None when the mesh was never renumbered, else the method and read-only views of the
+/// permutations, which map the loaded or generated order to the mesh's (mesh/renumber.hpp).
+py::object renumbering(const MeshPtr& mesh) {
+  const Renumbering& r = mesh->renumbering;
+  if (r.method == RenumberMethod::none) return py::none();
+  py::dict d;
+  d["method"] = renumber_method_name(r.method);
+  d["nodes_new_to_old"] = view(mesh, r.nodes.new_to_old.data(), {py::ssize_t(r.nodes.size())});
+  d["nodes_old_to_new"] = view(mesh, r.nodes.old_to_new.data(), {py::ssize_t(r.nodes.size())});
+  py::list new_to_old, old_to_new;
+  for (const Permutation<offset_t>& p : r.elements) {
+    new_to_old.append(view(mesh, p.new_to_old.data(), {py::ssize_t(p.size())}));
+    old_to_new.append(view(mesh, p.old_to_new.data(), {py::ssize_t(p.size())}));
+  }
+  d["elements_new_to_old"] = new_to_old;
+  d["elements_old_to_new"] = old_to_new;
+  return std::move(d);
 }
 
 }  // namespace
@@ -128,17 +153,25 @@ void bind_mesh(py::module_& m) {
         return fields;
       }, "the file's $NodeData views: name -> (N, C) float64")
       .def_readonly("physical_groups", &Mesh::physical_groups)
+      .def_property_readonly("renumbering", &renumbering,
+                             "None, or when renumbered (renumber='rcm' or 'hilbert'): a dict of 'method' and the "
+                             "permutations from the loaded/generated order: 'nodes_new_to_old', 'nodes_old_to_new' "
+                             "(int32), 'elements_new_to_old', 'elements_old_to_new' (one int64 array per block); "
+                             "results per element go back with result[elements_old_to_new[b]]")
       .def("__repr__", [](const Mesh& mesh) {
         return "<Mesh: " + std::to_string(mesh.node_count()) + " nodes, " + std::to_string(mesh.blocks.size()) +
                " blocks, " + std::to_string(mesh.element_count()) + " elements>";
       });
 
   m.def("load_msh", &load, py::arg("path"), py::arg("keep_lower_dimensional") = false,
-        py::arg("skip_unsupported") = false, py::arg("read_fields") = true,
-        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (mesh/SANDBOX.md); raises MeshError.");
+        py::arg("skip_unsupported") = false, py::arg("read_fields") = true, py::arg("renumber") = "none",
+        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (mesh/SANDBOX.md); raises MeshError. "
+        "renumber='rcm' or 'hilbert' renumbers nodes and elements for local gathers (Mesh.renumbering).");
   m.def("generate_mesh", &generate, py::arg("type"), py::arg("target_elements") = 1000, py::arg("seed") = 0u,
         py::arg("domain") = "box", py::arg("boundary") = false, py::arg("shuffle_nodes") = false,
-        "A Gmsh mesh of about target_elements elements on 'box', 'ball' or 'sphere' (mesh/generate.hpp).");
+        py::arg("renumber") = "none",
+        "A Gmsh mesh of about target_elements elements on 'box', 'ball' or 'sphere' (mesh/generate.hpp), "
+        "renumbered after any shuffle with renumber='rcm' or 'hilbert'.");
 }
 
 }  // namespace feinterp::python

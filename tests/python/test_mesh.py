@@ -50,3 +50,43 @@ def test_a_loaded_block_interpolates(rng):
     gradients, detj = plan.apply("physical_gradients", u)
     assert numpy.abs(gradients - a).max() < 1e-10 * numpy.abs(a).max()
     assert (detj != 0).all()
+
+
+@pytest.mark.parametrize("method", ["rcm", "hilbert"])
+def test_renumbered_meshes_keep_their_tags_and_map_results_back(method, rng):
+    plain = feinterp.generate_mesh(feinterp.ElementType("tet", 2), 300, 2, boundary=True, shuffle_nodes=True)
+    mesh = feinterp.generate_mesh(feinterp.ElementType("tet", 2), 300, 2, boundary=True, shuffle_nodes=True,
+                                  renumber=method)
+    assert plain.renumbering is None
+    r = mesh.renumbering
+    assert r["method"] == method
+    new_to_old, old_to_new = r["nodes_new_to_old"], r["nodes_old_to_new"]
+    assert numpy.array_equal(numpy.sort(new_to_old), numpy.arange(mesh.node_count))
+    assert numpy.array_equal(old_to_new[new_to_old], numpy.arange(mesh.node_count))
+    assert numpy.array_equal(mesh.node_tags, plain.node_tags[new_to_old])
+    assert numpy.array_equal(mesh.coordinates, plain.coordinates[new_to_old])
+    for b, (block, original) in enumerate(zip(mesh.blocks, plain.blocks)):
+        elements = r["elements_new_to_old"][b]
+        assert numpy.array_equal(block.element_tags, original.element_tags[elements])
+        # The same elements, node for node: connectivity renamed through the node permutation.
+        assert numpy.array_equal(new_to_old[block.connectivity], original.connectivity[elements])
+    # Results on the renumbered mesh, put back in the original element order, are the original's.
+    u = rng.standard_normal((plain.node_count, 2))
+    expected, _ = feinterp.Interpolator(plain.blocks[0], 4, plain.coordinates).apply("physical_gradients", u)
+    got, _ = feinterp.Interpolator(mesh.blocks[0], 4, mesh.coordinates).apply("physical_gradients", u[new_to_old])
+    back = got[r["elements_old_to_new"][0]]
+    assert numpy.abs(back - expected).max() <= 1e-14 * numpy.abs(expected).max()
+
+
+def test_load_msh_renumber_and_bad_methods():
+    path = data_file("msh-corpus/tri1_views_v41a.msh")
+    plain = feinterp.load_msh(path)
+    mesh = feinterp.load_msh(path, renumber="rcm")
+    order = mesh.renumbering["nodes_new_to_old"]
+    assert numpy.array_equal(mesh.node_tags, plain.node_tags[order])
+    for name, field in plain.fields.items():
+        assert numpy.array_equal(mesh.fields[name], field[order])
+    with pytest.raises(ValueError, match="expected none, rcm or hilbert"):
+        feinterp.load_msh(path, renumber="morton")
+    with pytest.raises(feinterp.InvalidArgumentError):
+        feinterp.generate_mesh(feinterp.ElementType("tri", 1), 50, renumber="random")

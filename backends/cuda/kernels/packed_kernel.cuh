@@ -20,7 +20,7 @@
 //   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W);
 //                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
 //   5. store        the block's output is one contiguous run of E * Q * C * R reals: written by
-//                   consecutive threads in global order, through shared memory (a transpose)
+//                   consecutive threads in global order, from shared memory in the same order
 //
 // Precision: fields, coordinates, table and outputs are Real (double or float, the plan's); the
 // accumulators are Real, the geometry (J, det J, its inverse) is computed in double from them.
@@ -65,7 +65,6 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   const int Q = args.points;
   const int elements_per_block = blockDim.z;
   const SharedLayout layout = shared_layout(N, D, S, Op, Q, C, elements_per_block, sizeof(Real));
-  const int Qp = layout.padded_points;
   extern __shared__ __align__(16) unsigned char shared[];
   Real* s_table = reinterpret_cast<Real*>(shared + layout.table);
   Real* s_field = reinterpret_cast<Real*>(shared + layout.field);
@@ -78,6 +77,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   const int thread = b.thread, threads = b.threads, z = b.z;
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
   constexpr int CR = C * R;
+  constexpr int CRp = CR | 1;  // the shared output's stride per point (launch/shared_layout.hpp: why odd)
   const int per_element = Q * CR;
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
@@ -171,14 +171,14 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
             for (int d = 0; d < D; ++d) reference[d] = double(result[c][d]);
             physical_gradient<S, D>(K, reference, gradient);
 #pragma unroll
-            for (int k = 0; k < S; ++k) s_output[(z * CR + c * R + k) * Qp + q] = Real(gradient[k]);
+            for (int k = 0; k < S; ++k) s_output[(z * Q + q) * CRp + c * R + k] = Real(gradient[k]);
           }
           if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         } else {
 #pragma unroll
           for (int c = 0; c < C; ++c)
 #pragma unroll
-            for (int w = 0; w < W; ++w) s_output[(z * CR + c * R + w) * Qp + q] = result[c][w];
+            for (int w = 0; w < W; ++w) s_output[(z * Q + q) * CRp + c * R + w] = result[c][w];
         }
       }
       if constexpr (physical)
@@ -198,11 +198,9 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
     // The next group's compute phase rewrites s_output only after two more barriers.
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
-    for (int i = thread; i < here * per_element; i += threads, walk.next()) {
-      const int q = walk.r / CR, cr = walk.r - q * CR;  // CR is a constant: a multiply and a shift
-      out[i] = s_output[(walk.element * CR + cr) * Qp + q];
-    }
+    // Shared memory holds them in the same order, with one padding word after every CR when CR is even:
+    // entry i is at i, or at i + i / CR (point i / CR's padding before it; CR a constant: a multiply).
+    for (int i = thread; i < here * per_element; i += threads) out[i] = s_output[CRp == CR ? i : i + i / CR];
   }
 }
 

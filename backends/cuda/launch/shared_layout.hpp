@@ -6,7 +6,7 @@
 //   [ table        nodes * W * Q reals      shape-function table, [n][w][q]: one copy per block      ]
 //   [ field        E * nodes * C reals      gathered nodal values, [z][n][c]                          ]
 //   [ coordinates  E * nodes * S reals      gathered node coordinates (physical gradients only)       ]
-//   [ output       E * C * R * Qp reals     results, [z][c*R + r][q]; Qp = Q rounded up to odd        ]
+//   [ output       E * Q * CRp reals        results, [z][q][c*R + r]; CRp = C * R rounded up to odd   ]
 //   [ connectivity 2 * E * nodes ints       two groups' connectivity: the next group's is copied in
 //                                           (cp.async) while the current one is computed and stored    ]
 //   [ orientation  E unsigned ints          per element, the or-ed orientation bits of its points
@@ -16,11 +16,15 @@
 // (the reference dimension) for gradients, S the space dimension, and R the results per point and
 // component: 1, D, or S for physical gradients. Every array starts on a 16-byte boundary.
 //
-// Why the table is [n][w][q] and the output [z][cr][q] with odd Qp: thread q of an element reads
+// Why the table is [n][w][q] and the output [z][q][cr] with odd CRp: thread q of an element reads
 // table[(n*W + w)*Q + q], so the 32 lanes of a warp read consecutive words (no bank conflict); in the
 // host's [q][n][w] order the stride between lanes would be nodes*W words, 192 for a p = 3 hexahedron, a
-// 16-way conflict. The output is written by lanes q, q+1 (consecutive) and read back in global order,
-// where consecutive lanes step by Qp: an odd stride of words spreads them over all banks.
+// 16-way conflict. The output is written by lanes (q, z), that is by consecutive points z*Q + q, each at
+// an odd stride of CRp words (spread over all banks), and read back in global order [e][q][cr], which
+// is the shared order itself (CRp = CR) or skips one padding word every CR. The layout before,
+// [z][cr][q] with Q rounded up to odd, wrote with a stride of Qp words between lanes of one element and
+// CR*Qp between elements, and Nsight Compute counted 27-69% of the shared-store wavefronts of the p = 1
+// and p = 2 kernels as bank conflicts (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/profile-low-order.md).
 #pragma once
 
 #include <cstddef>
@@ -33,7 +37,7 @@ namespace feinterp::backends::cuda {
 struct SharedLayout {
   int table_width;           ///< W: 1 for values, D for gradients
   int result_width;          ///< R: 1 for values, D for reference gradients, S for physical gradients
-  int padded_points;         ///< Qp
+  int padded_results;        ///< CRp: C * R rounded up to odd
   std::size_t table;         ///< byte offsets from the start
   std::size_t field;
   std::size_t coordinates;
@@ -53,13 +57,13 @@ FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, int space_dimen
   const bool physical = op == Operation::physical_gradients;
   layout.table_width = op == Operation::values ? 1 : dimension;
   layout.result_width = result_directions(op, dimension, space_dimension);
-  layout.padded_points = points | 1;
+  layout.padded_results = (components * layout.result_width) | 1;
   layout.table = 0;
   layout.field = aligned16(layout.table + std::size_t(nodes) * layout.table_width * points * real_bytes);
   layout.coordinates = aligned16(layout.field + E * nodes * components * real_bytes);
   layout.output = aligned16(layout.coordinates + (physical ? E * nodes * space_dimension * real_bytes : 0));
   layout.connectivity =
-      aligned16(layout.output + E * components * layout.result_width * layout.padded_points * real_bytes);
+      aligned16(layout.output + E * std::size_t(points) * layout.padded_results * real_bytes);
   // Each buffer a multiple of 4 ints, so that both start 16-byte aligned for the asynchronous copies.
   layout.connectivity_stride = (E * nodes + 3) / 4 * 4;
   layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
