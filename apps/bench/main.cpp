@@ -100,11 +100,9 @@ int main(int argc, char** argv) {
             double baseline_ms = 0;
             for (const std::string& name : variant_names) {
               tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name)};
-              if (packed.variant && *packed.variant != cuda::KernelVariant::dense &&
-                  (is_transpose(op) || !tensor_structure(type, points))) {
-                std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (%s), skipped\n", C, operation_name(op),
-                             precision_name(precision), name.c_str(),
-                             is_transpose(op) ? "a transpose" : "the points are no tensor product for this element");
+              if (packed.variant && *packed.variant != cuda::KernelVariant::dense && !tensor_structure(type, points)) {
+                std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (the points are no tensor product for %s), skipped\n",
+                             C, operation_name(op), precision_name(precision), name.c_str(), to_string(type).c_str());
                 continue;
               }
               // The dense kernels compute the same sums in the same order per element as the baseline: equal

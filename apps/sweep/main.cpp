@@ -24,7 +24,9 @@
 // operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
 // quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches. Measured on
 // an H200 (2026-11-21): 197 s in all, most of it Gmsh making the 12 meshes of ~1M elements (hex p3,
-// 25.7M nodes: ~50 s; tet p3 ~25 s); --quick: 19 s on an H100.
+// 25.7M nodes: ~50 s; tet p3 ~25 s); --quick: 19 s on an H100. That was before the sum-factorised
+// variant, which adds each quadrilateral and hexahedron configuration again (its own counts: the same
+// threads per element at Q1 = p + 1); not yet timed.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -336,10 +338,8 @@ int main(int argc, char** argv) {
               } else {
                 progress.update(case_done, what + ": " + std::to_string(count) + "/" + std::to_string(p.max_fitting) + " per block");
                 // Kernel-only times: `repeats` launches in batches of 5 back-to-back (gpu_timing.hpp).
-                // Forward operations force the variant (the plan would refuse one that does not apply);
-                // transposes have the dense one only.
-                tuning::CaseLaunch launch{cuda::Kernel::packed, count};
-                if (!is_transpose(op)) launch.variant = shape.variant;
+                // The variant forced: a count is never timed on another kernel than its own.
+                const tuning::CaseLaunch launch{cuda::Kernel::packed, count, shape.variant};
                 const tuning::Timing t = bench->time(launch, warmup, std::max(2, repeats / batch), batch);
                 config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
               }

@@ -11,6 +11,7 @@
 #include "../../fem/orientation.hpp"
 #include "kernels/baseline_kernel.cuh"
 #include "kernels/tensor_kernel_set.hpp"
+#include "kernels/tensor_transpose_kernel_set.hpp"
 #include "launch/kernel_variant_choice.hpp"
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
@@ -90,9 +91,13 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   if (options_.kernel == Kernel::baseline && options_.variant == KernelVariant::sum_factorised && !is_transpose(op))
     throw std::invalid_argument("the baseline kernel is dense: it cannot run the sum_factorised variant");
   if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
-  l.kernels = shape.variant == KernelVariant::sum_factorised
-                  ? tensor_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction)
-                  : kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
+  if (shape.variant == KernelVariant::dense)
+    l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
+  else if (is_transpose(op))
+    l.kernels = tensor_transpose_kernel_set<Real>(view.type, op, components, space_dimension_, weighted,
+                                                  shape.points_per_direction);
+  else
+    l.kernels = tensor_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction);
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));
@@ -179,6 +184,8 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
                         forward_of(op) == Operation::values ? table_.transposed_values() : table_.transposed_gradients(),
                         table_.points(), f.components, out.data, nullptr, flag_.data(), nullptr};
   args.weights = options.weighted ? table_.weights() : nullptr;
+  args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;
+  args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
   launch_transpose(l, args, options, stream);
 }
 

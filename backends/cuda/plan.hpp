@@ -12,8 +12,8 @@
 // rerun of the baseline kernel says at which point and why), then clears the flag. Plans that share a
 // block have a flag each, so work on one stream can never hide the other's error.
 //
-// Kernel variants (tuning/kernel_variant.hpp): each forward (operation, C) runs the dense packed kernel or,
-// for a quadrilateral or hexahedron block at a tensor-product point set, the sum-factorised one, as
+// Kernel variants (tuning/kernel_variant.hpp): each (operation, C) runs the dense packed kernel or, for a
+// quadrilateral or hexahedron block at a tensor-product point set, the sum-factorised one, as
 // launch/kernel_variant_choice.hpp decides; the tensor structure (fem/tensor_structure.hpp) is found when
 // the plan is built and its 1D tables and permutations are copied to the device then.
 //
@@ -51,9 +51,9 @@ enum class Kernel {
 struct PlanOptions {
   int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
   Kernel kernel = Kernel::packed;
-  /// The forward operations' kernel variant: none for the launch module's choice
+  /// The kernel variant of the packed launches: none for the launch module's choice
   /// (launch/kernel_variant_choice.hpp); a variant to force it, std::invalid_argument at the first call of
-  /// an operation it does not apply to. Transposes run the dense variant whatever this says.
+  /// an operation it does not apply to. The fused Laplacian runs the dense variant whatever this says.
   std::optional<KernelVariant> variant;
   cudaStream_t stream = nullptr;
   Summation summation = Summation::atomic;  ///< nodal transposes

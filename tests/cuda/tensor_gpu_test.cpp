@@ -7,7 +7,9 @@
 // tests/support/float_error_bounds.hpp. Outputs are poisoned with NaN first, blocks and fields are fresh
 // random ones (FEINTERP_TEST_SEED replays a run). Also: every elements_per_block gives bitwise the same
 // results, partial last blocks, mirrored and degenerate elements, the automatic choice, and the fallback
-// to the dense kernel for point sets that are no tensor product.
+// to the dense kernel for point sets that are no tensor product. The transposes the same way, on
+// conforming meshes (shared nodes), for every TransposeOptions (nodes or element vectors, weighted,
+// accumulate) and both summations (atomic; deterministic, bitwise reproducible).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,6 +36,7 @@
 #include "../support/front_door.hpp"
 #include "../support/random_block.hpp"
 #include "../support/shuffled_points.hpp"
+#include "../support/structured_mesh.hpp"
 #include "gpu_test_support.hpp"
 
 namespace feinterp {
@@ -275,6 +278,149 @@ TEST_P(SumFactorisedGpu, OrientationPolicyAsTheDenseKernel) {
   }
 }
 
+// ---- the transposes ---------------------------------------------------------------------------------------
+
+/// The transpose of `op` of point data f on the CPU executor (the front door); the output NaN-poisoned,
+/// or `initial` (accumulate).
+std::vector<double> cpu_transpose(Operation op, const test::RandomBlock& block, const PointSet& points,
+                                  const std::vector<double>& f, int C, const TransposeOptions& t,
+                                  const std::vector<double>* initial = nullptr) {
+  InterpolatorOptions options;
+  options.executor = Executor::cpu;
+  const Interpolator<double> plan(block.view(), block.node_count(), points, block.coordinates.data(), options);
+  std::vector<double> out = initial ? *initial
+                                    : std::vector<double>(plan.output_size(transpose_of(op), C, t.target),
+                                                          std::numeric_limits<double>::quiet_NaN());
+  plan.apply_transpose(op, {f.data(), f.size(), C}, {out.data(), out.size()}, t);
+  return out;
+}
+
+/// The same through the CUDA backend's plan in precision Real.
+template <class Real>
+GpuRun gpu_transpose(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& f,
+                     int C, const TransposeOptions& t, const cuda::PlanOptions& options,
+                     const std::vector<double>* initial = nullptr) {
+  auto device_block =
+      std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
+  const std::size_t size = t.target == TransposeTarget::nodes
+                               ? std::size_t(block.node_count()) * C
+                               : std::size_t(block.elements) * std::size_t(nodes_per_element(block.type)) * C;
+  std::vector<Real> start = initial ? std::vector<Real>(initial->begin(), initial->end())
+                                    : std::vector<Real>(size, std::numeric_limits<Real>::quiet_NaN());
+  cuda::DeviceBuffer<Real> df(std::vector<Real>(f.begin(), f.end())),
+      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())), dout(start);
+  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
+  plan.apply_transpose(op, {df.data(), df.size(), C}, {dout.data(), size}, t);
+  plan.check();
+  GpuRun run;
+  run.config = plan.launch_config(transpose_of(op), C, t.weighted);
+  const std::vector<Real> out = dout.to_host();
+  run.out.assign(out.begin(), out.end());
+  return run;
+}
+
+TEST_P(SumFactorisedGpu, TransposesMatchCpu) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int D = dimension(type.shape);
+  // A conforming mesh (nodes shared by up to 2^d elements: the atomic sums matter), curved.
+  const test::RandomBlock mesh = test::structured_block(type, D == 3 ? 5 : 12, 0.1, rng);
+  std::vector<TransposeOptions> targets;
+  for (TransposeTarget target : {TransposeTarget::nodes, TransposeTarget::element_vectors})
+    for (bool weighted : {false, true}) targets.push_back({target, weighted, false});
+  targets.push_back({TransposeTarget::nodes, true, true});  // accumulate into a random vector
+  for (const PointSet& points : tensor_point_sets(type, rng))
+    for (int C : {1, D, max_components}) {
+      const std::vector<double> initial = random_field(mesh.node_count(), C, rng);
+      for (Operation op : transpose_operations) {
+        const int R = result_directions(op, D, mesh.space_dimension);
+        const std::vector<double> f = random_field(mesh.elements * points.size() * R, C, rng);
+        for (const TransposeOptions& t : targets) {
+          if (t.weighted && points.weights.empty()) continue;  // the nodes have no weights
+          SCOPED_TRACE(points.name + ", " + operation_name(op) + ", C = " + std::to_string(C) +
+                       (t.target == TransposeTarget::nodes ? ", nodes" : ", element vectors") +
+                       (t.weighted ? ", weighted" : "") + (t.accumulate ? ", accumulate" : ""));
+          const std::vector<double>* start = t.accumulate ? &initial : nullptr;
+          const std::vector<double> expected = cpu_transpose(op, mesh, points, f, C, t, start);
+          const GpuRun got = gpu_transpose<double>(op, mesh, points, f, C, t, forced(KernelVariant::sum_factorised), start);
+          ASSERT_EQ(got.config.variant, KernelVariant::sum_factorised);
+          EXPECT_LE(relative_error(got.out, expected), 1e-12);
+        }
+      }
+    }
+}
+
+// Single precision, within the bound of each nodal sum: gamma sum |terms|, the terms |T_q,n,r| |f_q,c,r| of
+// the dense definition over the elements and points around the node. The roundings per term: the data
+// (1), the d table factors (d), each adjoint stage's sum of up to 2 Q1 products (the gradients' merged
+// variants: 2 d Q1 in all) and the sum over the up to 2^d elements at a node: 1 + d + 2 d Q1 + 2^d, doubled
+// for the second-order terms (hexahedra p = 3 at Q1 = 4: 72 eps).
+TEST_P(SumFactorisedGpu, TransposesInSinglePrecision) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int D = dimension(type.shape), N = nodes_per_element(type), P1 = type.order + 1;
+  const test::RandomBlock mesh = test::structured_block(type, D == 3 ? 4 : 10, 0.1, rng);
+  const PointSet points = quadrature_rule(type.shape, 2 * type.order);
+  const int Q = points.size(), Q1 = P1;
+  const Tabulation table = tabulate(type, points);
+  for (int C : {1, D}) {
+    for (Operation op : {Operation::values_transpose, Operation::reference_gradients_transpose}) {
+      const int R = result_directions(op, D, mesh.space_dimension);
+      const std::vector<double> f = random_field(mesh.elements * Q * R, C, rng);
+      const TransposeOptions t{TransposeTarget::nodes, false, false};
+      const std::vector<double> expected = cpu_transpose(op, mesh, points, f, C, t);
+      // The bound: gamma sum over the elements and points around each node of |T| |f| (unweighted).
+      const double gamma = 2.0 * (1 + D + 2 * D * Q1 + (1 << D)) * 0x1p-24;
+      std::vector<double> bound(expected.size(), 0.0);
+      for (offset_t e = 0; e < mesh.elements; ++e)
+        for (int n = 0; n < N; ++n) {
+          const std::size_t node = std::size_t(mesh.connectivity[std::size_t(e * N + n)]);
+          for (int q = 0; q < Q; ++q)
+            for (int c = 0; c < C; ++c)
+              for (int r = 0; r < R; ++r) {
+                const double T = op == Operation::values_transpose ? table.values[std::size_t(q) * N + n]
+                                                                   : table.gradients[(std::size_t(q) * N + n) * D + r];
+                bound[node * C + c] += gamma * std::abs(T * f[((std::size_t(e) * Q + q) * C + c) * R + r]);
+              }
+        }
+      const GpuRun got = gpu_transpose<float>(op, mesh, points, f, C, t, forced(KernelVariant::sum_factorised));
+      ASSERT_EQ(got.config.variant, KernelVariant::sum_factorised);
+      test::expect_within(std::vector<float>(got.out.begin(), got.out.end()), expected, bound,
+                          std::string(operation_name(op)) + ", C = " + std::to_string(C));
+    }
+  }
+}
+
+// Deterministic summation: one launch per colour, no atomics: bitwise the same run after run and for any
+// elements_per_block, and the CPU's result to 1e-12.
+TEST_P(SumFactorisedGpu, DeterministicTransposesAreReproducible) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int D = dimension(type.shape), C = D;
+  const test::RandomBlock mesh = test::structured_block(type, D == 3 ? 5 : 12, 0.1, rng);
+  const PointSet points = quadrature_rule(type.shape, 2 * type.order);
+  const Operation op = Operation::physical_gradients_transpose;
+  const std::vector<double> f = random_field(mesh.elements * points.size() * mesh.space_dimension, C, rng);
+  const TransposeOptions t{TransposeTarget::nodes, true, false};
+  cuda::PlanOptions options = forced(KernelVariant::sum_factorised);
+  options.summation = Summation::deterministic;
+  const GpuRun first = gpu_transpose<double>(op, mesh, points, f, C, t, options);
+  ASSERT_EQ(first.config.variant, KernelVariant::sum_factorised);
+  EXPECT_LE(relative_error(first.out, cpu_transpose(op, mesh, points, f, C, t)), 1e-12);
+  for (int run = 0; run < 2; ++run) EXPECT_EQ(gpu_transpose<double>(op, mesh, points, f, C, t, options).out, first.out);
+  options.elements_per_block = 1;
+  EXPECT_EQ(gpu_transpose<double>(op, mesh, points, f, C, t, options).out, first.out) << "elements_per_block = 1";
+}
+
 // ---- the choice of the variant (backends/cuda/launch/kernel_variant_choice.hpp) ---------------------------
 
 /// A table for this device that has no entry for the configurations below, set for one scope, and no
@@ -372,7 +518,7 @@ TEST(SumFactorisedChoice, OtherPointSetsFallBackToDense) {
 }
 
 // FEINTERP_KERNEL_VARIANT forces either variant on a tensor set, for whole-program A/B measurements; both
-// give the CPU's results. Transposes run the dense kernel whatever a plan asks for.
+// give the CPU's results. The fused Laplacian runs the dense kernel whatever a plan asks for.
 TEST(SumFactorisedChoice, EnvironmentAndTransposes) {
   FEINTERP_REQUIRE_GPU();
   const DefaultChoice choice;
@@ -389,11 +535,12 @@ TEST(SumFactorisedChoice, EnvironmentAndTransposes) {
     EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << tuning::kernel_variant_name(variant);
   }
   unsetenv(cuda::kernel_variant_environment_variable);
-  // A plan forced to sum_factorised still integrates (the transpose is dense).
+  // A plan forced to sum_factorised runs its transposes so too, and its fused Laplacian densely.
   auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
   cuda::DeviceBuffer<double> dx(block.coordinates);
   const cuda::Plan<double> plan(device_block, points, dx.data(), forced(KernelVariant::sum_factorised));
-  EXPECT_EQ(plan.launch_config(Operation::values_transpose, 3).variant, KernelVariant::dense);
+  EXPECT_EQ(plan.launch_config(Operation::values_transpose, 3).variant, KernelVariant::sum_factorised);
+  EXPECT_EQ(plan.launch_config(Operation::physical_gradients_transpose, 3, true, true).variant, KernelVariant::dense);
   EXPECT_EQ(plan.launch_config(Operation::values, 3).variant, KernelVariant::sum_factorised);
   ASSERT_TRUE(plan.tensor_structure());
   EXPECT_EQ(plan.tensor_structure()->points_per_direction, 3);

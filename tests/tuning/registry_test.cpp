@@ -413,6 +413,14 @@ TEST(LaunchLimits, SumFactorisedShapeHasItsOwnThreadsAndSharedMemory) {
   EXPECT_GT(packed_shared_bytes(sumfac, 2), packed_shared_bytes(sumfac, 1));
   EXPECT_LT(packed_shared_bytes(sumfac, 1), packed_shared_bytes(tensor_hex3(), 1));
   EXPECT_EQ(max_elements_per_block(sumfac, test_gpu), 512 / 64);
+  // The transposes' layout: the point data besides the buffers, the coordinates' when geometric.
+  LaunchShape transpose = as(tensor_hex3(Operation::reference_gradients_transpose), KernelVariant::sum_factorised);
+  LaunchShape weighted = transpose;
+  weighted.weighted = true;
+  EXPECT_GT(packed_shared_bytes(transpose, 1), 0u);
+  EXPECT_GT(packed_shared_bytes(weighted, 1), packed_shared_bytes(transpose, 1));
+  EXPECT_LT(packed_shared_bytes(transpose, 1), packed_shared_bytes(tensor_hex3(Operation::reference_gradients_transpose), 1));
+  EXPECT_EQ(threads_per_element(transpose), 64);
 }
 
 TEST_F(Registry, SumFactorisedAppliesToTensorQuadsAndHexesOnly) {
@@ -423,17 +431,23 @@ TEST_F(Registry, SumFactorisedAppliesToTensorQuadsAndHexesOnly) {
   random_points.points_per_direction = 0;
   EXPECT_FALSE(variant_applies(random_points, test_gpu, &why));
   EXPECT_TRUE(contains(why, "not a tensor product")) << why;
-  LaunchShape nine = as(tensor_hex3(), KernelVariant::sum_factorised);
-  nine.points = 729;
-  nine.points_per_direction = 9;
-  EXPECT_FALSE(variant_applies(nine, test_gpu, &why));
-  EXPECT_TRUE(contains(why, "compiled for 1 to 8")) << why;
+  LaunchShape seven = as(tensor_hex3(), KernelVariant::sum_factorised);
+  seven.points = 343;
+  seven.points_per_direction = 7;
+  EXPECT_FALSE(variant_applies(seven, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "compiled for 1 to 6 at order 3")) << why;
+  seven.points_per_direction = 6;
+  seven.points = 216;
+  EXPECT_TRUE(variant_applies(seven, test_gpu, &why)) << why;
   LaunchShape triangle = as(tensor_hex3(), KernelVariant::sum_factorised);
   triangle.type = {Shape::triangle, 2};
   EXPECT_FALSE(variant_applies(triangle, test_gpu, &why));
   EXPECT_TRUE(contains(why, "quadrilateral or hexahedron")) << why;
-  EXPECT_FALSE(variant_applies(as(tensor_hex3(Operation::values_transpose), KernelVariant::sum_factorised), test_gpu, &why));
-  EXPECT_TRUE(contains(why, "forward operations only")) << why;
+  EXPECT_TRUE(variant_applies(as(tensor_hex3(Operation::values_transpose), KernelVariant::sum_factorised), test_gpu, &why));
+  LaunchShape laplacian = as(tensor_hex3(Operation::physical_gradients_transpose), KernelVariant::sum_factorised);
+  laplacian.weighted = laplacian.fused = true;
+  EXPECT_FALSE(variant_applies(laplacian, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "fused Laplacian")) << why;
   EXPECT_FALSE(variant_applies(as(tensor_hex3(), KernelVariant::sum_factorised), device("Tiny GPU", 9, 0, 1024), &why));
   EXPECT_TRUE(contains(why, "bytes of shared memory")) << why;
 }
@@ -445,7 +459,7 @@ TEST_F(Registry, VariantDefaultsToSumFactorisedWhereItApplies) {
   EXPECT_EQ(choose_kernel_variant(random_points, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
   EXPECT_EQ(choose_kernel_variant(tri1, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values_transpose), test_gpu, nullptr, std::nullopt),
-            KernelVariant::dense);
+            KernelVariant::sum_factorised);
   // Where it does not fit, the dense kernel (which may not fit either: the launch then says so).
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(), device("Tiny GPU", 9, 0, 1024), nullptr, std::nullopt),
             KernelVariant::dense);
@@ -470,10 +484,10 @@ TEST_F(Registry, RequestedVariantIsUsedOrRefusedWithTheReason) {
   const VariantEnvironment environment("dense");
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), KernelVariant::sum_factorised),
             KernelVariant::sum_factorised);
-  // Transposes: dense whatever is asked.
-  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values_transpose), test_gpu, nullptr,
-                                  KernelVariant::sum_factorised),
-            KernelVariant::dense);
+  // The fused Laplacian: dense whatever is asked.
+  LaunchShape laplacian = tensor_hex3(Operation::physical_gradients_transpose);
+  laplacian.weighted = laplacian.fused = true;
+  EXPECT_EQ(choose_kernel_variant(laplacian, test_gpu, nullptr, KernelVariant::sum_factorised), KernelVariant::dense);
 }
 
 TEST_F(Registry, EnvironmentForcesAVariantWhereItApplies) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Definition of tensor_kernel_set<Element, Real>: included only by the kernels_tensor_<shape>_<precision>.cu
-// files, which instantiate it for their three orders (four files, so that a 2-core build compiles them
-// beside the dense ones). Per order: Q1 = 1..8 (launch/tensor_launch_shape.hpp) x C = 1..9 x values,
-// reference gradients and physical gradients per S.
+// Definition of tensor_kernel_set<Element, Real>: included only by the files that
+// backends/cuda/CMakeLists.txt generates from tensor_instantiation.cu.in, one per shape, order and
+// precision. Per order: Q1 = 1..p+3 (launch/tensor_launch_shape.hpp) x C = 1..9 x values, reference
+// gradients and physical gradients per S.
 #pragma once
 
 #include <stdexcept>
@@ -80,7 +80,7 @@ KernelSet<Real> tensor_by_points(Operation op, int components, int space_dimensi
   if (!found)
     throw std::invalid_argument("no sum-factorised kernel for " + to_string(Element::type()) + " at " +
                                 std::to_string(points_per_direction) + " points per direction: compiled for " +
-                                std::to_string(first) + " to " + std::to_string(max_tensor_points_per_direction));
+                                std::to_string(first) + " to " + std::to_string(max_tensor_points_per_direction(Element::order)));
   return set;
 }
 
@@ -90,7 +90,7 @@ template <class Element, class Real>
 KernelSet<Real> tensor_kernel_set(Operation op, int components, int space_dimension, int points_per_direction) {
   static_assert(Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron,
                 "sum factorisation needs a tensor-product element");
-  constexpr int count = max_tensor_points_per_direction - min_tensor_points_per_direction + 1;
+  constexpr int count = max_tensor_points_per_direction(Element::order) - min_tensor_points_per_direction + 1;
   return detail::tensor_by_points<Element, Real>(op, components, space_dimension, points_per_direction,
                                                  std::make_integer_sequence<int, count>{});
 }

@@ -12,7 +12,7 @@
 
 namespace feinterp::backends::cuda {
 
-/// Instantiated in kernels_tensor_<shape>_<precision>.cu. Throws std::invalid_argument for a component
+/// Instantiated per order and precision in files generated from tensor_instantiation.cu.in. Throws std::invalid_argument for a component
 /// count outside 1..max_components, a space dimension the element cannot live in, a transpose, or a Q1
 /// outside the compiled range.
 template <class Element, class Real>

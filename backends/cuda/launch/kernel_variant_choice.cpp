@@ -15,7 +15,7 @@ tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name,
 
 // N * Q * W, the dense kernel's multiply-adds per element and component.
 long dense_products_per_element(const LaunchShape& s) {
-  const int table_width = s.op == Operation::values ? 1 : dimension(s.type.shape);
+  const int table_width = forward_of(s.op) == Operation::values ? 1 : dimension(s.type.shape);
   return long(nodes_per_element(s.type)) * s.points * table_width;
 }
 
@@ -47,16 +47,15 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
       if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
         return refuse("the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
                       std::string(shape_name(s.type.shape)));
-      if (is_transpose(s.op) || s.fused)
-        return refuse(std::string("the sum-factorised kernel computes forward operations only, not ") +
-                      (s.fused ? "the fused Laplacian" : operation_name(s.op)));
+      if (s.fused) return refuse("the fused Laplacian has the dense kernel only");
       if (s.points_per_direction < 1)
         return refuse("the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
       if (s.points_per_direction < min_tensor_points_per_direction ||
-          s.points_per_direction > max_tensor_points_per_direction)
+          s.points_per_direction > max_tensor_points_per_direction(s.type.order))
         return refuse(std::to_string(s.points_per_direction) + " points per direction: the sum-factorised kernels are compiled for " +
                       std::to_string(min_tensor_points_per_direction) + " to " +
-                      std::to_string(max_tensor_points_per_direction));
+                      std::to_string(max_tensor_points_per_direction(s.type.order)) + " at order " +
+                      std::to_string(s.type.order));
       if (max_elements_per_block(s, device) < 1)
         return refuse("one element needs " + std::to_string(packed_shared_bytes(s, 1)) +
                       " bytes of shared memory in the sum-factorised kernel; " + device.name + " allows " +
@@ -69,16 +68,15 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
                                     std::optional<KernelVariant> requested) {
-  const bool forward = !is_transpose(s.op) && !s.fused;
+  if (s.fused) return KernelVariant::dense;  // the one variant it has
   // 1. The plan's request.
-  if (requested && forward) {
+  if (requested) {
     std::string why;
     if (!variant_applies(with_variant(s, *requested), device, &why))
       throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
                                   " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
     return *requested;
   }
-  if (!forward) return KernelVariant::dense;
   // 2. The environment.
   if (const std::optional<KernelVariant> forced = environment_variant()) {
     std::string why;

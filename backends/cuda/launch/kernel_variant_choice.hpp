@@ -4,10 +4,11 @@
 //
 // Where each variant applies (variant_applies):
 //   dense           always
-//   sum_factorised  a forward operation of a quadrilateral or hexahedron whose point set is a tensor
-//                   product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp when
-//                   the plan was built), with Q1 among the compiled ones (launch/tensor_launch_shape.hpp),
-//                   and at least one element per block fits the device's shared memory
+//   sum_factorised  an operation or transpose of a quadrilateral or hexahedron whose point set is a
+//                   tensor product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp
+//                   when the plan was built), with Q1 among the compiled ones
+//                   (launch/tensor_launch_shape.hpp), and at least one element per block fits the device's
+//                   shared memory; not the fused Laplacian
 //
 // The decision (choose_kernel_variant), in order:
 //   1. the plan's request (PlanOptions::variant): that variant, or std::invalid_argument saying why it does
@@ -25,7 +26,8 @@
 //      C=3, and lost wherever N * Q * W < 512 (quad p1 51 / 39 us, quad p2 147 / 124, hex p1 C=3 341 / 232),
 //      where the dense product is cheap and the kernel's extra passes through shared memory are not. A v2
 //      table (dense entries only) says nothing about the variant, so this rule, not the table, decides.
-// Transposes and the fused Laplacian have the dense variant only: 1 and 2 do not apply to them.
+// The transposes follow the same rule (their adjoint stages do the forward's work in reverse); the fused
+// Laplacian has the dense variant only: 1 and 2 do not apply to it.
 #pragma once
 
 #include <optional>

@@ -10,6 +10,7 @@
 #include "../tuning/registry.hpp"
 #include "shared_layout.hpp"
 #include "tensor_launch_shape.hpp"
+#include "tensor_transpose_launch_shape.hpp"
 
 namespace feinterp::backends::cuda {
 
@@ -50,6 +51,11 @@ bool geometric(const LaunchShape& s) {
 }
 
 std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
+  if (s.variant == KernelVariant::sum_factorised && is_transpose(s.op))
+    return tensor_transpose_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction,
+                                          s.space_dimension, s.op, geometric(s), s.components, elements_per_block,
+                                          real_bytes(s.precision))
+        .bytes;
   if (s.variant == KernelVariant::sum_factorised)
     return tensor_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction, s.space_dimension,
                                 s.op, s.components, elements_per_block, real_bytes(s.precision))

@@ -71,7 +71,8 @@ int threads_per_element(int points);
 int threads_per_element(const LaunchShape& shape);
 
 /// Dynamic shared memory of the launch's kernel: the packed kernel, the transpose kernel
-/// (launch/shared_layout.hpp) or the sum-factorised kernel (launch/tensor_launch_shape.hpp).
+/// (launch/shared_layout.hpp) or the sum-factorised kernel or its transpose (launch/tensor_launch_shape.hpp,
+/// launch/tensor_transpose_launch_shape.hpp).
 std::size_t packed_shared_bytes(const LaunchShape& shape, int elements_per_block);
 
 /// The largest elements_per_block that fits the device: count <= max_elements_per_block (CUDA's limit on

@@ -38,14 +38,16 @@
 
 namespace feinterp::backends::cuda {
 
-/// The points per direction the sum-factorised kernels are compiled for: Q1 = 1 to 8, whatever the
-/// order. That covers the node lattice (Q1 = p + 1) and Gauss rules up to degree 15, so every rule a
-/// p <= 3 element is usually integrated with. Each Q1 adds 27 kernels per hexahedron order and precision
-/// (C = 1..9 x three operations; 36 for quadrilaterals, whose physical gradients exist for S = 2 and 3),
-/// at about 0.15 s of nvcc each (sm_90): 648 per hexahedron file, 864 per quadrilateral file. A set of
-/// more than 8 points per direction runs the dense kernel.
+/// The points per direction the sum-factorised kernels of order p are compiled for: Q1 = 1 to p + 3.
+/// That covers the node lattice (Q1 = p + 1), reduced integration, and Gauss rules up to degree 2p + 5,
+/// three degrees beyond the 2p + 1 that a rule of p + 1 points already integrates (a p = 3 hexahedron's
+/// curved-geometry mass matrix needs degree 9, 5 points). Each Q1 adds 27 forward and 45 transpose kernels
+/// per hexahedron order and precision (C = 1..9 x the operations; 36 and 72 for quadrilaterals, whose
+/// geometry exists for S = 2 and 3), at about 0.15 s of nvcc per kernel and architecture: p + 3 instead of
+/// a flat 8 compiles 15 instead of 24 Q1 per shape and precision. A set with more points per direction
+/// runs the dense kernel.
 constexpr int min_tensor_points_per_direction = 1;
-constexpr int max_tensor_points_per_direction = 8;
+FEINTERP_HD constexpr int max_tensor_points_per_direction(int order) { return order + 3; }
 
 /// One thread per lattice point of the larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the
 /// largest stage of one field has max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so

@@ -5,11 +5,12 @@
 //
 //   dense           the packed kernel (kernels/packed_kernel.cuh): an N x Q table per block, any element
 //                   and any point set
-//   sum_factorised  kernels/tensor_kernel.cuh: quadrilaterals and hexahedra at tensor-product point sets
-//                   (fem/tensor_structure.hpp), contracted one axis at a time
+//   sum_factorised  kernels/tensor_kernel.cuh and tensor_transpose_kernel.cuh: quadrilaterals and
+//                   hexahedra at tensor-product point sets (fem/tensor_structure.hpp), contracted one axis
+//                   at a time
 //
 // Room is left for more (a tensor-core variant of the dense product, issue 12): a new value here, its
-// name below, and its applicability in the launch module. Transposes have the dense variant only.
+// name below, and its applicability in the launch module. The fused Laplacian has the dense variant only.
 #pragma once
 
 #include <stdexcept>

@@ -194,9 +194,6 @@ class Parser {
         (e.type.shape != Shape::quadrilateral && e.type.shape != Shape::hexahedron))
       fail(line, "variant sum_factorised for " + to_string(e.type) +
                      "; expected it for quadrilaterals and hexahedra only (the dense variant for other elements)");
-    if (e.variant == KernelVariant::sum_factorised && is_transpose(e.op))
-      fail(line, "variant sum_factorised for " + std::string(operation_name(e.op)) +
-                     "; expected it for forward operations only (the dense variant for transposes)");
     if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
     if (point_set == "nodes" && e.points != nodes_per_element(e.type))
       fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
