@@ -329,7 +329,7 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
   if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
 }
 
-TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposeAndPrecision) {
+TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePrecisionAndTensorVariant) {
   std::shared_ptr<const TuningTable> h100;
   for (const auto& t : embedded_tuning_tables())
     if (t->device == "NVIDIA H100 80GB HBM3") h100 = t;
@@ -350,6 +350,17 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposeAnd
                                   << " " << precision_name(precision);
             // Within what the launch allows: 512 threads per block.
             EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
+            // v3: the forward operations of the tensor-product shapes are timed in both variants, so
+            // that the table, not the default rule, picks one.
+            if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) && !is_transpose(op)) {
+              LaunchShape tensor = launch;
+              tensor.variant = KernelVariant::sum_factorised;
+              tensor.points_per_direction = p + 1;
+              const TuningEntry* t = h100->find({type, op, C, Q, precision, KernelVariant::sum_factorised});
+              ASSERT_NE(t, nullptr) << "no sum_factorised entry for " << to_string(type) << " C = " << C << " "
+                                    << operation_name(op) << " " << precision_name(precision);
+              EXPECT_LE(t->elements_per_block * threads_per_element(tensor), 512) << to_string(type);
+            }
           }
 }
 
