@@ -19,6 +19,7 @@ import tempfile
 
 SIGNATURE = "# feinterp tuning table v"
 HEADERS = ("device", "compute_capability", "points")
+MERGED = "Merged by scripts/merge_tuning_tables.py"
 
 
 class TableError(Exception):
@@ -39,8 +40,8 @@ def read_table(path):
     for number, line in enumerate(lines[1:], start=2):
         text = line.split("#", 1)[0].strip()
         if not text:
-            if line.strip().startswith("#") and not line.lstrip("# ").startswith("element "):
-                comments.append(line)  # the column header is written once, by write()
+            if line.strip().startswith("#") and not line.lstrip("# ").startswith(("element ", MERGED)):
+                comments.append(line)  # the column header and the merge line are written once, by write()
             continue
         name, colon, value = text.partition(":")
         if colon and name.strip() in HEADERS:
@@ -88,7 +89,7 @@ def sort_key(item):
 
 
 def write(path, headers, comments, entries):
-    lines = ["# feinterp tuning table v3", "# Merged by scripts/merge_tuning_tables.py; each input's comments follow."]
+    lines = ["# feinterp tuning table v3", f"# {MERGED}; each input's comments follow."]
     lines += comments
     lines += [f"{h}: {headers[h]}" for h in HEADERS]
     lines.append(f"# {'element':<15} order components {'operation':<29} precision {'variant':<14} points "

@@ -350,9 +350,10 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePre
                                   << " " << precision_name(precision);
             // Within what the launch allows: 512 threads per block.
             EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
-            // v3: the forward operations of the tensor-product shapes are timed in both variants, so
-            // that the table, not the default rule, picks one.
-            if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) && !is_transpose(op)) {
+            // v3: the forward operations of the tensor-product shapes, and their transposes in fp64, are
+            // timed in both variants, so that the table, not the default rule, picks one.
+            if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) &&
+                (!is_transpose(op) || precision == Precision::fp64)) {
               LaunchShape tensor = launch;
               tensor.variant = KernelVariant::sum_factorised;
               tensor.points_per_direction = p + 1;
