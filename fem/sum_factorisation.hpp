@@ -184,6 +184,21 @@ FEINTERP_HD void tensor_contract_transpose(int worker, int workers, const Real* 
   }
 }
 
+/// J at lattice point l from the last stage's reference gradients of the S coordinates, which start at
+/// field row `first_field`: J[k][d] = R[((first_field + k) * D + d) * row_stride + l], in double as in the
+/// dense kernels. Returns det J; or-s the point's orientation bit (fem/orientation.hpp) into `orientation`.
+template <int D, int S, class Real>
+FEINTERP_HD double tensor_jacobian(const Real* R, int row_stride, int l, int first_field, double (&J)[S][D],
+                                   unsigned& orientation) {
+#pragma unroll
+  for (int k = 0; k < S; ++k)
+#pragma unroll
+    for (int d = 0; d < D; ++d) J[k][d] = double(R[((first_field + k) * D + d) * row_stride + l]);
+  const double det = jacobian_determinant(J);
+  orientation |= orientation_of(det, shape_quality(J, det));
+  return det;
+}
+
 /// Physical gradients at lattice point l, from the last stage's reference gradients of C field
 /// components and S coordinates, R[(f * D + k) * row_stride + l] (f < C + S; the coordinates' rows are
 /// J's: J[k][d] = R[((C + k) * D + d) * row_stride + l]): J, det J and K in double as in the dense
@@ -193,12 +208,7 @@ template <int D, int S, int C, class Real>
 FEINTERP_HD double tensor_physical_gradients(const Real* R, int row_stride, int l, Real* out, int out_stride, int target,
                                              unsigned& orientation) {
   double J[S][D];
-#pragma unroll
-  for (int k = 0; k < S; ++k)
-#pragma unroll
-    for (int d = 0; d < D; ++d) J[k][d] = double(R[((C + k) * D + d) * row_stride + l]);
-  const double det = jacobian_determinant(J);
-  orientation |= orientation_of(det, shape_quality(J, det));
+  const double det = tensor_jacobian<D, S>(R, row_stride, l, C, J, orientation);
   double K[S][D];
   inverse_transpose(J, det, K);
 #pragma unroll
@@ -222,12 +232,7 @@ template <int D, int S, int C, int Rows, bool Physical, class Real>
 FEINTERP_HD double tensor_transpose_point(const Real* R, int row_stride, int l, Real* rows, int out_stride, int q,
                                           const Real* weight, unsigned& orientation) {
   double J[S][D];
-#pragma unroll
-  for (int k = 0; k < S; ++k)
-#pragma unroll
-    for (int d = 0; d < D; ++d) J[k][d] = double(R[(k * D + d) * row_stride + l]);
-  const double det = jacobian_determinant(J);
-  orientation |= orientation_of(det, shape_quality(J, det));
+  const double det = tensor_jacobian<D, S>(R, row_stride, l, 0, J, orientation);
   const double factor = weight ? double(weight[q]) * (det < 0 ? -det : det) : 1.0;
   if constexpr (Physical) {
     static_assert(Rows == S, "physical gradients: S numbers per component");

@@ -43,13 +43,24 @@ struct RunWalk {
   }
 };
 
-/// Issues the asynchronous copy (cp.async, one commit) of the connectivity of the group of
-/// elements_per_block elements starting at launch index `first`, `count` of them, into `target`:
-/// one contiguous run, or, with an element list (a colour's launch), N indices per listed element.
+/// The elements of group `group` (elements_per_block per group, the last one partial) of a launch of
+/// `elements`.
+__device__ __forceinline__ int group_size(offset_t elements, offset_t group, int elements_per_block) {
+  const offset_t remaining = elements - group * elements_per_block;
+  return remaining < elements_per_block ? int(remaining) : elements_per_block;
+}
+
+/// Issues the asynchronous copy (cp.async, one commit) of the connectivity of group `group` of a
+/// launch of `elements` into `target`: one contiguous run, or, with an element list (a colour's
+/// launch), N indices per listed element. Every packed kernel fetches the next group's this way while
+/// it computes the current one.
 template <int N>
-__device__ __forceinline__ void copy_connectivity_async(const node_index* connectivity, const offset_t* element_list,
-                                                        offset_t first, int count, node_index* target,
-                                                        const BlockThreads& b) {
+__device__ __forceinline__ void copy_group_connectivity_async(const node_index* connectivity,
+                                                              const offset_t* element_list, offset_t elements,
+                                                              offset_t group, int elements_per_block,
+                                                              node_index* target, const BlockThreads& b) {
+  const offset_t first = group * elements_per_block;
+  const int count = group_size(elements, group, elements_per_block);
   if (!element_list) {
     const node_index* source = connectivity + first * N;
     for (int i = b.thread; i < count * N; i += b.threads)

@@ -91,18 +91,14 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   // 2. connectivity, one group ahead: group i's copy is issued before group i-1 is computed, so its
   // DRAM latency hides behind that work instead of stalling the block at the top of every iteration.
   auto fetch_connectivity = [&](offset_t group, node_index* target) {
-    const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
-    copy_connectivity_async<N>(args.connectivity, nullptr, first, count, target, b);
+    copy_group_connectivity_async<N>(args.connectivity, nullptr, args.elements, group, elements_per_block, target, b);
   };
   int buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
 
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
+    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
     const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
     __pipeline_wait_prior(0);
     __syncthreads();  // barrier A

@@ -45,6 +45,7 @@
 #include "../launch/tensor_launch_shape.hpp"
 #include "kernel_args.hpp"
 #include "packed_block.cuh"
+#include "tensor_block.cuh"
 
 namespace feinterp::backends::cuda {
 
@@ -80,8 +81,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   const int per_element = Q * CR;
 
   // 1. tables, once per block (the grid is persistent: once per resident block, as the dense table).
-  for (int i = thread; i < 2 * Q1 * P1; i += threads) s_basis[i] = __ldg(args.tensor_basis + i);
-  for (int i = thread; i < N + Q; i += threads) s_maps[i] = __ldg(args.tensor_maps + i);
+  load_tensor_tables(args, s_basis, s_maps, P1, Q1, N, Q, b);
   if constexpr (physical)
     for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
   const Real* B = s_basis;
@@ -91,10 +91,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
 
   // 2. connectivity, one group ahead.
   auto fetch_connectivity = [&](offset_t group, node_index* target) {
-    const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
-    copy_connectivity_async<N>(args.connectivity, nullptr, first, count, target, b);
+    copy_group_connectivity_async<N>(args.connectivity, nullptr, args.elements, group, elements_per_block, target, b);
   };
   int connectivity_buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
@@ -104,8 +101,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
 
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;  // last group: partial
+    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
     const node_index* connectivity = s_connectivity + connectivity_buffer * layout.connectivity_stride;
     __pipeline_wait_prior(0);
     __syncthreads();  // barrier A: the previous group's store is done with the buffers
@@ -117,14 +113,9 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
       s_buffer[0][element * layout.stride[0] + c * N + node_lattice[n]] =
           __ldg(args.field + dof(connectivity[local_node], C, c));
     }
-    if constexpr (physical) {
-      for (int i = thread; i < here * N * S; i += threads) {
-        const int local_node = i / S, k = i - local_node * S;
-        const int element = local_node / N, n = local_node - element * N;
-        s_buffer[0][element * layout.stride[0] + (C + k) * N + node_lattice[n]] =
-            __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
-      }
-    }
+    if constexpr (physical)
+      gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here, node_lattice, s_buffer[0], layout.stride[0],
+                                       C, b);
     __syncthreads();  // barrier B
     // The other connectivity buffer was last read by the previous group's gather, before the barrier above.
     connectivity_buffer ^= 1;

@@ -34,6 +34,7 @@
 #include "../launch/tensor_transpose_launch_shape.hpp"
 #include "kernel_args.hpp"
 #include "packed_block.cuh"
+#include "tensor_block.cuh"
 
 namespace feinterp::backends::cuda {
 
@@ -72,8 +73,7 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
   auto element_of = [&](offset_t i) -> offset_t { return args.element_list ? __ldg(args.element_list + i) : i; };
 
   // 1. tables
-  for (int i = thread; i < 2 * Q1 * P1; i += threads) s_basis[i] = __ldg(args.tensor_basis + i);
-  for (int i = thread; i < N + Q; i += threads) s_maps[i] = __ldg(args.tensor_maps + i);
+  load_tensor_tables(args, s_basis, s_maps, P1, Q1, N, Q, b);
   if constexpr (Geometric)
     for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;
   const Real* B = s_basis;
@@ -83,10 +83,7 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
 
   // 2. connectivity
   auto fetch_connectivity = [&](offset_t group, node_index* target) {
-    const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int count = remaining < elements_per_block ? int(remaining) : elements_per_block;
-    copy_connectivity_async<N>(args.connectivity, args.element_list, first, count, target, b);
+    copy_group_connectivity_async<N>(args.connectivity, args.element_list, args.elements, group, elements_per_block, target, b);
   };
   int connectivity_buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
@@ -96,8 +93,7 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
 
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
-    const offset_t remaining = args.elements - first;
-    const int here = remaining < elements_per_block ? int(remaining) : elements_per_block;
+    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
     const node_index* connectivity = s_connectivity + connectivity_buffer * layout.connectivity_stride;
     __pipeline_wait_prior(0);
     __syncthreads();  // barrier A: the previous group's store is done with the buffers
@@ -114,14 +110,9 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
         s_data[walk.element * layout.data_stride + cr * Qp + q] = value;
       }
     }
-    if constexpr (Geometric) {
-      for (int i = thread; i < here * N * S; i += threads) {
-        const int local_node = i / S, k = i - local_node * S;
-        const int element = local_node / N, n = local_node - element * N;
-        s_buffer[0][element * layout.stride[0] + k * N + node_lattice[n]] =
-            __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
-      }
-    }
+    if constexpr (Geometric)
+      gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here, node_lattice, s_buffer[0], layout.stride[0],
+                                       0, b);
     __syncthreads();  // barrier B
     connectivity_buffer ^= 1;
     if (group + gridDim.x < groups)

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What the two sum-factorised kernels (tensor_kernel.cuh, tensor_transpose_kernel.cuh) share about a
+// block: the 1D tables and lattice permutations they load once, and the gather of a group's node
+// coordinates onto each element's node lattice (for J, fem/sum_factorisation.hpp).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "../../../core/config.hpp"
+#include "kernel_args.hpp"
+#include "packed_block.cuh"
+
+namespace feinterp::backends::cuda {
+
+/// Copies B and G (Q1 x P1 reals each, [q1][a]) into s_basis and node_lattice (N ints) then
+/// point_of_lattice (Q ints) into s_maps: once per block, the grid being persistent.
+template <class Real>
+__device__ __forceinline__ void load_tensor_tables(const KernelArgs<Real>& args, Real* s_basis, int* s_maps, int P1,
+                                                   int Q1, int N, int Q, const BlockThreads& b) {
+  for (int i = b.thread; i < 2 * Q1 * P1; i += b.threads) s_basis[i] = __ldg(args.tensor_basis + i);
+  for (int i = b.thread; i < N + Q; i += b.threads) s_maps[i] = __ldg(args.tensor_maps + i);
+}
+
+/// Gathers the S coordinates of the nodes of the group's `here` elements onto their lattices: row
+/// first_row + k of element e's buffer (buffer + e * stride) holds coordinate k at lattice position
+/// node_lattice[n]. i runs over (element, node, k), so consecutive threads read one node's
+/// consecutive coordinates.
+template <int N, int S, class Real>
+__device__ __forceinline__ void gather_lattice_coordinates(const Real* coordinates, const node_index* connectivity,
+                                                           int here, const int* node_lattice, Real* buffer,
+                                                           int stride, int first_row, const BlockThreads& b) {
+  for (int i = b.thread; i < here * N * S; i += b.threads) {
+    const int local_node = i / S, k = i - local_node * S;  // constants: no division instruction
+    const int element = local_node / N, n = local_node - element * N;
+    buffer[element * stride + (first_row + k) * N + node_lattice[n]] =
+        __ldg(coordinates + offset_t(connectivity[local_node]) * 3 + k);
+  }
+}
+
+}  // namespace feinterp::backends::cuda
