@@ -74,4 +74,15 @@ __device__ __forceinline__ void copy_group_connectivity_async(const node_index* 
   __pipeline_commit();
 }
 
+/// Writes a group's staged results to their contiguous run `out` (count = elements * Q * CR reals, in
+/// global order [e][q][cr]): shared memory holds them in that order with one padding word after every
+/// CR when CR is even (launch/shared_layout.hpp: why), so entry i is at i, or at i + i / CR (the
+/// paddings of the points before it; CR a constant: a multiply, not a division). Consecutive threads
+/// write consecutive reals.
+template <int CR, class Real>
+__device__ __forceinline__ void store_group_results(Real* out, const Real* staged, int count, const BlockThreads& b) {
+  constexpr int CRp = CR | 1;
+  for (int i = b.thread; i < count; i += b.threads) out[i] = staged[CRp == CR ? i : i + i / CR];
+}
+
 }  // namespace feinterp::backends::cuda

@@ -194,9 +194,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
     // The next group's compute phase rewrites s_output only after two more barriers.
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    // Shared memory holds them in the same order, with one padding word after every CR when CR is even:
-    // entry i is at i, or at i + i / CR (point i / CR's padding before it; CR a constant: a multiply).
-    for (int i = thread; i < here * per_element; i += threads) out[i] = s_output[CRp == CR ? i : i + i / CR];
+    store_group_results<CR>(out, s_output, here * per_element, b);
   }
 }
 
