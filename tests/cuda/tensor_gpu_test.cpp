@@ -38,6 +38,7 @@
 #include "../support/shuffled_points.hpp"
 #include "../support/structured_mesh.hpp"
 #include "gpu_test_support.hpp"
+#include "plan_run.hpp"
 
 namespace feinterp {
 namespace {
@@ -52,55 +53,10 @@ constexpr ElementType tensor_types[] = {{Shape::quadrilateral, 1}, {Shape::quadr
                                         {Shape::quadrilateral, 3}, {Shape::hexahedron, 1},
                                         {Shape::hexahedron, 2},    {Shape::hexahedron, 3}};
 
-struct GpuRun {
-  std::vector<double> out, detj;  // as double, whatever the plan's precision
-  cuda::LaunchConfig config;      // what the launch was: its variant and elements per block
-};
-
-/// One call on the device through the backend's plan, in precision Real: field and coordinates rounded
-/// to Real, outputs (and det J) poisoned with NaN on the device, then apply and check().
-template <class Real>
-GpuRun gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-        const cuda::PlanOptions& options, BlockView view) {
-  auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
-  const std::size_t size = output_size(op, view, points.size(), C);
-  const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  cuda::DeviceBuffer<Real> du(std::vector<Real>(u.begin(), u.end())),
-      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
-      dout(std::vector<Real>(size, nan)), ddetj(std::vector<Real>(std::size_t(block.elements) * points.size(), nan));
-  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
-  plan.apply(op, {du.data(), du.size(), C}, {dout.data(), size}, {ddetj.data(), ddetj.size()});
-  plan.check();
-  GpuRun run;
-  run.config = plan.launch_config(op, C);
-  const std::vector<Real> out = dout.to_host(), detj = ddetj.to_host();
-  run.out.assign(out.begin(), out.end());
-  if (op == Operation::physical_gradients) run.detj.assign(detj.begin(), detj.end());
-  return run;
-}
-
-template <class Real>
-GpuRun gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-        const cuda::PlanOptions& options) {
-  return gpu<Real>(op, block, points, u, C, options, block.view());
-}
-
-test::Computed<double> cpu(Operation op, const test::RandomBlock& block, const PointSet& points,
-                           const std::vector<double>& u, int C, const BlockView& view) {
-  return test::compute<double>(Executor::cpu, op, view, block.node_count(), points, block.coordinates, u, C);
-}
-
-test::Computed<double> cpu(Operation op, const test::RandomBlock& block, const PointSet& points,
-                           const std::vector<double>& u, int C) {
-  return cpu(op, block, points, u, C, block.view());
-}
-
-cuda::PlanOptions forced(KernelVariant variant, int elements_per_block = 0) {
-  cuda::PlanOptions options;
-  options.variant = variant;
-  options.elements_per_block = elements_per_block;
-  return options;
-}
+using test::cpu;
+using test::forced;
+using test::gpu;
+using test::GpuRun;
 
 std::vector<int> space_dimensions(ElementType type) {
   return dimension(type.shape) == 3 ? std::vector<int>{3} : std::vector<int>{2, 3};

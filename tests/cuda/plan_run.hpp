@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One forward call through the CUDA backend's plan, for the GPU tests of the kernel variants: the
+// field and coordinates rounded to the plan's precision, outputs poisoned with NaN on the device, apply
+// and check(), and what the launch was (its variant and elements per block); and the CPU executor's
+// answer to compare with.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
+#include <feinterp/core/layout.hpp>
+
+#include "../support/front_door.hpp"
+#include "../support/random_block.hpp"
+
+namespace feinterp::test {
+
+struct GpuRun {
+  std::vector<double> out, detj;             ///< as double, whatever the plan's precision
+  backends::cuda::LaunchConfig config;       ///< what the launch was: its variant and elements per block
+};
+
+template <class Real>
+GpuRun gpu(Operation op, const RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
+           const backends::cuda::PlanOptions& options, BlockView view) {
+  namespace cuda = backends::cuda;
+  auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
+  const std::size_t size = output_size(op, view, points.size(), C);
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  cuda::DeviceBuffer<Real> du(std::vector<Real>(u.begin(), u.end())),
+      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
+      dout(std::vector<Real>(size, nan)), ddetj(std::vector<Real>(std::size_t(block.elements) * points.size(), nan));
+  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
+  plan.apply(op, {du.data(), du.size(), C}, {dout.data(), size}, {ddetj.data(), ddetj.size()});
+  plan.check();
+  GpuRun run;
+  run.config = plan.launch_config(op, C);
+  const std::vector<Real> out = dout.to_host(), detj = ddetj.to_host();
+  run.out.assign(out.begin(), out.end());
+  if (op == Operation::physical_gradients) run.detj.assign(detj.begin(), detj.end());
+  return run;
+}
+
+template <class Real>
+GpuRun gpu(Operation op, const RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
+           const backends::cuda::PlanOptions& options) {
+  return gpu<Real>(op, block, points, u, C, options, block.view());
+}
+
+inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointSet& points,
+                            const std::vector<double>& u, int C, const BlockView& view) {
+  return compute<double>(Executor::cpu, op, view, block.node_count(), points, block.coordinates, u, C);
+}
+
+inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointSet& points,
+                            const std::vector<double>& u, int C) {
+  return cpu(op, block, points, u, C, block.view());
+}
+
+/// Plan options that force `variant` (and a count, 0: the plan's choice).
+inline backends::cuda::PlanOptions forced(backends::cuda::KernelVariant variant, int elements_per_block = 0) {
+  backends::cuda::PlanOptions options;
+  options.variant = variant;
+  options.elements_per_block = elements_per_block;
+  return options;
+}
+
+}  // namespace feinterp::test
