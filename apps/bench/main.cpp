@@ -15,6 +15,8 @@
 //   feinterp-bench --generator structured --elements hex --orders 3 --size 12000000
 //   feinterp-bench --elements hex,quad --points quadrature --variants dense,sum_factorised
 //                                        dense against sum-factorised on the same meshes and data
+//   feinterp-bench --elements tri,tet --variants dense,dense_tensor_cores
+//                                        the dense product on CUDA cores against FP64 tensor cores
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/backends/cuda/runtime/device.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
@@ -54,6 +57,18 @@ struct Row {
   cuda::KernelVariant variant;  // the variant the packed launch ran
 };
 
+/// Whether `variant` applies to the configuration on this process's device (the space dimension of the
+/// generated meshes is the element's own: only physical gradients read it, and no variant but dense
+/// computes them on a 3D surface differently).
+bool variant_applies_here(ElementType type, Operation op, const PointSet& points, int C,
+                          Precision precision, cuda::KernelVariant variant, std::string* why_not) {
+  cuda::LaunchShape shape{type, op, int(points.size()), C, dimension(type.shape) == 3 ? 3 : 2, precision};
+  const std::optional<TensorStructure> tensor = tensor_structure(type, points);
+  shape.points_per_direction = tensor ? tensor->points_per_direction : 0;
+  shape.variant = variant;
+  return cuda::variant_applies(shape, cuda::current_device(), why_not);
+}
+
 /// A --variants entry: "auto" (the plan's own choice: none) or a variant to force.
 std::optional<cuda::KernelVariant> requested_variant(const std::string& name) {
   if (name == "auto") return std::nullopt;
@@ -75,9 +90,10 @@ int main(int argc, char** argv) {
   app.add_option("--variants", variant_names,
                  "kernel variants of the packed launch, a row each: auto (the plan's choice: table, "
                  "FEINTERP_KERNEL_VARIANT, default), dense, sum_factorised (quadrilaterals and hexahedra at "
-                 "tensor-product points; skipped, with a note, elsewhere)")
+                 "tensor-product points), dense_tensor_cores (FP64 values and reference gradients on compute "
+                 "capability 8.0+); skipped, with a note, where it does not apply")
       ->delimiter(',')
-      ->check(CLI::IsMember({"auto", "dense", "sum_factorised"}));
+      ->check(CLI::IsMember({"auto", "dense", "sum_factorised", "dense_tensor_cores"}));
   CLI11_PARSE(app, argc, argv);
   int& repeats = run.repeats;
   const int warmup = run.warmup;
@@ -100,9 +116,10 @@ int main(int argc, char** argv) {
             double baseline_ms = 0;
             for (const std::string& name : variant_names) {
               tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name)};
-              if (packed.variant && *packed.variant != cuda::KernelVariant::dense && !tensor_structure(type, points)) {
-                std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (the points are no tensor product for %s), skipped\n",
-                             C, operation_name(op), precision_name(precision), name.c_str(), to_string(type).c_str());
+              std::string why_not;
+              if (packed.variant && !variant_applies_here(type, op, points, C, precision, *packed.variant, &why_not)) {
+                std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (%s), skipped\n", C, operation_name(op),
+                             precision_name(precision), name.c_str(), why_not.c_str());
                 continue;
               }
               // The dense kernels compute the same sums in the same order per element as the baseline: equal

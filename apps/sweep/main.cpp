@@ -153,7 +153,8 @@ std::string utc_now() {
 
 std::string describe(const cuda::LaunchShape& s) {
   return to_string(s.type) + " C=" + std::to_string(s.components) + " " + operation_name(s.op) + " " +
-         precision_name(s.precision) + (s.variant == cuda::KernelVariant::dense ? "" : " sum_factorised");
+         precision_name(s.precision) +
+         (s.variant == cuda::KernelVariant::dense ? std::string() : std::string(" ") + tuning::kernel_variant_name(s.variant));
 }
 
 }  // namespace

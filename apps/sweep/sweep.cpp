@@ -178,8 +178,8 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       if (c.type.shape != shape) continue;
       PlotSeries s;
       const int shade = int(std::find(components.begin(), components.end(), c.components) - components.begin());
-      // The sum-factorised variant in the lightest shade, beside the dense kernel's darker ones.
-      s.color = series_color(c.type.order - 1, c.variant == KernelVariant::sum_factorised ? 2 : shade);
+      // The other variants in the lightest shade, beside the dense kernel's darker ones (and named).
+      s.color = series_color(c.type.order - 1, c.variant != KernelVariant::dense ? 2 : shade);
       s.dash = series_dash(int(forward_of(c.op)));
       for (const SweepSample& sample : c.samples) {
         if (!sample.fits) {
@@ -196,7 +196,9 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
                                                           "values^T", "ref grad^T", "phys grad^T"};
       s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
                 (c.precision == Precision::fp32 ? " fp32" : "") +
-                (c.variant == KernelVariant::sum_factorised ? " sumfac" : "") +
+                (c.variant == KernelVariant::sum_factorised       ? " sumfac"
+                 : c.variant == KernelVariant::dense_tensor_cores ? " tensor cores"
+                                                                  : "") +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
                 (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");
       if (c.mesh != "generated") s.label += " [" + c.mesh.substr(c.mesh.find_last_of('/') + 1) + "]";

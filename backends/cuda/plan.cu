@@ -10,6 +10,7 @@
 #include "../../fem/colouring.hpp"
 #include "../../fem/orientation.hpp"
 #include "kernels/baseline_kernel.cuh"
+#include "kernels/dense_mma_kernel_set.hpp"
 #include "kernels/tensor_kernel_set.hpp"
 #include "kernels/tensor_transpose_kernel_set.hpp"
 #include "launch/kernel_variant_choice.hpp"
@@ -88,11 +89,15 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
                     fused};
   shape.points_per_direction = tensor_ ? tensor_->points_per_direction : 0;
-  if (options_.kernel == Kernel::baseline && options_.variant == KernelVariant::sum_factorised && !is_transpose(op))
-    throw std::invalid_argument("the baseline kernel is dense: it cannot run the sum_factorised variant");
+  if (options_.kernel == Kernel::baseline && options_.variant && *options_.variant != KernelVariant::dense &&
+      !is_transpose(op))
+    throw std::invalid_argument(std::string("the baseline kernel is dense: it cannot run the ") +
+                                tuning::kernel_variant_name(*options_.variant) + " variant");
   if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
   if (shape.variant == KernelVariant::dense)
     l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
+  else if (shape.variant == KernelVariant::dense_tensor_cores)
+    l.kernels = dense_mma_kernel_set<Real>(view.type, op, components);
   else if (is_transpose(op))
     l.kernels = tensor_transpose_kernel_set<Real>(view.type, op, components, space_dimension_, weighted,
                                                   shape.points_per_direction);

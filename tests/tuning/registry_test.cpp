@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include <feinterp/backends/cuda/launch/dense_mma_shared_layout.hpp>
 #include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
 #include <feinterp/fem/block.hpp>
@@ -529,7 +530,7 @@ TEST_F(Registry, EnvironmentForcesAVariantWhereItApplies) {
       choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt);
       FAIL() << "a bad FEINTERP_KERNEL_VARIANT was accepted";
     } catch (const std::invalid_argument& e) {
-      EXPECT_TRUE(contains(e.what(), "FEINTERP_KERNEL_VARIANT='fastest': expected dense, sum_factorised or auto"))
+      EXPECT_TRUE(contains(e.what(), "FEINTERP_KERNEL_VARIANT='fastest': expected dense, sum_factorised, dense_tensor_cores or auto"))
           << e.what();
     }
   }
@@ -555,4 +556,91 @@ TEST_F(Registry, TableChoosesTheFastestVariantWhenItMeasuredThemAll) {
             heuristic_elements_per_block(as(tensor_hex3(Operation::values, 3), KernelVariant::sum_factorised), test_gpu));
   ASSERT_EQ(warnings().size(), 1u);
   EXPECT_TRUE(contains(warnings()[0], "C = 3, Q = 64, fp64, sum_factorised")) << warnings()[0];
+}
+
+namespace {
+
+/// A tetrahedron p3 at its 20 nodes, reference gradients, FP64.
+LaunchShape tet3(Operation op = Operation::reference_gradients, int C = 1, Precision precision = Precision::fp64) {
+  return LaunchShape{{Shape::tetrahedron, 3}, op, 20, C, 3, precision};
+}
+
+}  // namespace
+
+TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
+  const LaunchShape tc = as(tet3(), KernelVariant::dense_tensor_cores);
+  EXPECT_EQ(threads_per_element(tc), 32);
+  EXPECT_EQ(max_elements_per_block(tc, test_gpu), 512 / 32);
+  // The strides that spread a fragment load over all banks (launch/dense_mma_shared_layout.hpp), for
+  // every node count and table width: lda = 4 or 12 mod 16, ldb = 8 mod 16, each at least what it holds.
+  for (int nodes = 1; nodes <= 64; ++nodes)
+    for (int columns = 1; columns <= 3 * 216; ++columns) {
+      const feinterp::backends::cuda::DenseMmaLayout layout =
+          feinterp::backends::cuda::dense_mma_shared_layout(nodes, 1, columns, 1, 1);
+      ASSERT_GE(layout.depth, nodes);
+      ASSERT_EQ(layout.depth % 4, 0);
+      ASSERT_GE(layout.field_stride, layout.depth);
+      ASSERT_TRUE(layout.field_stride % 16 == 4 || layout.field_stride % 16 == 12) << nodes;
+      ASSERT_GE(layout.table_stride, columns);
+      ASSERT_EQ(layout.table_stride % 16, 8) << columns;
+    }
+  // Rows: E * C rounded up to whole tiles of 8; the bytes grow with the elements per block.
+  EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 3, 3).field_rows, 16);
+  EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 1, 8).field_rows, 8);
+  EXPECT_GT(packed_shared_bytes(tc, 2), packed_shared_bytes(tc, 1));
+}
+
+TEST_F(Registry, TensorCoresApplyToFp64ValuesAndReferenceGradientsOnSm80AndNewer) {
+  std::string why;
+  for (Operation op : {Operation::values, Operation::reference_gradients}) {
+    EXPECT_TRUE(variant_applies(as(tet3(op), KernelVariant::dense_tensor_cores), test_gpu, &why)) << why;
+    EXPECT_TRUE(variant_applies(as(tensor_hex3(op, 3), KernelVariant::dense_tensor_cores), test_gpu, &why)) << why;
+    EXPECT_TRUE(variant_applies(as(tri1, KernelVariant::dense_tensor_cores), device("A100", 8, 0), &why)) << why;
+  }
+  EXPECT_FALSE(variant_applies(as(tet3(Operation::physical_gradients), KernelVariant::dense_tensor_cores), test_gpu, &why));
+  EXPECT_TRUE(contains(why, "not physical_gradients")) << why;
+  EXPECT_FALSE(variant_applies(as(tet3(Operation::values_transpose), KernelVariant::dense_tensor_cores), test_gpu, &why));
+  EXPECT_TRUE(contains(why, "not values_transpose")) << why;
+  EXPECT_FALSE(variant_applies(as(tet3(Operation::values, 1, Precision::fp32), KernelVariant::dense_tensor_cores),
+                               test_gpu, &why));
+  EXPECT_TRUE(contains(why, "FP32 runs on the CUDA cores")) << why;
+  EXPECT_FALSE(variant_applies(as(tet3(), KernelVariant::dense_tensor_cores), device("Tesla V100", 7, 0), &why));
+  EXPECT_TRUE(contains(why, "Tesla V100 (compute capability 7.0) has no FP64 tensor cores")) << why;
+  EXPECT_FALSE(variant_applies(as(tet3(), KernelVariant::dense_tensor_cores), device("Tiny GPU", 9, 0, 1024), &why));
+  EXPECT_TRUE(contains(why, "bytes of shared memory in the tensor-core kernel")) << why;
+  // Never the default; a request where it does not apply is an error naming why.
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  EXPECT_THROW(choose_kernel_variant(tet3(Operation::values, 1, Precision::fp32), test_gpu, nullptr,
+                                     KernelVariant::dense_tensor_cores),
+               std::invalid_argument);
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, nullptr, KernelVariant::dense_tensor_cores),
+            KernelVariant::dense_tensor_cores);
+  const VariantEnvironment environment("dense_tensor_cores");
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, nullptr, std::nullopt), KernelVariant::dense_tensor_cores);
+}
+
+TEST_F(Registry, TableChoosesTensorCoresOnlyWhereItMeasuredTheDefaultsVariantToo) {
+  const std::string text = variant_table_text +
+                           "tetrahedron 3 1 reference_gradients fp64 dense 20 3 700\n"
+                           "tetrahedron 3 1 reference_gradients fp64 dense_tensor_cores 20 8 300\n"
+                           "tetrahedron 3 3 reference_gradients fp64 dense 20 6 1000\n"
+                           "tetrahedron 3 3 reference_gradients fp64 dense_tensor_cores 20 8 1100\n"
+                           "tetrahedron 3 1 values fp64 dense_tensor_cores 20 8 100\n"
+                           "hexahedron 3 3 reference_gradients fp64 dense 64 2 9000\n"
+                           "hexahedron 3 3 reference_gradients fp64 dense_tensor_cores 64 4 5000\n";
+  auto table = std::make_shared<const TuningTable>(parse_tuning_table(text, "tensor cores"));
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, table.get(), std::nullopt), KernelVariant::dense_tensor_cores);
+  EXPECT_EQ(choose_elements_per_block(as(tet3(), KernelVariant::dense_tensor_cores), test_gpu, table.get()), 8);
+  EXPECT_EQ(choose_kernel_variant(tet3(Operation::reference_gradients, 3), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense);
+  // A tensor-core entry without the default's (dense) entry: not a measurement against it, the default.
+  EXPECT_EQ(choose_kernel_variant(tet3(Operation::values), test_gpu, table.get(), std::nullopt), KernelVariant::dense);
+  // Hexahedra p3: the table measured dense and sum-factorised, not tensor cores: its choice among those two.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(), test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  // C = 3: no sum-factorised entry (the default's variant): the default, whatever tensor cores measured.
+  EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::reference_gradients, 3), test_gpu, table.get(), std::nullopt),
+            KernelVariant::sum_factorised);
+  // A device without FP64 tensor cores never takes them from a table.
+  DeviceInfo v100 = device("Test GPU 3000", 7, 0);
+  EXPECT_EQ(choose_kernel_variant(tet3(), v100, table.get(), std::nullopt), KernelVariant::dense);
 }

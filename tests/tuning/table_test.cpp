@@ -326,10 +326,15 @@ TEST(TuningTable, Version3HasAVariantColumn) {
   };
   const std::vector<Case> cases = {
       {"hexahedron 3 1 values fp64 64 1 2\n", "8 fields; expected 9"},  // a version-2 line in a version-3 table
-      {"hexahedron 3 1 values fp64 tensor 64 1 2\n", "variant 'tensor'; expected dense or sum_factorised"},
-      {"hexahedron 3 1 values fp64 sumfac 64 1 2\n", "variant 'sumfac'; expected dense or sum_factorised"},
+      {"hexahedron 3 1 values fp64 tensor 64 1 2\n", "variant 'tensor'; expected dense, sum_factorised or dense_tensor_cores"},
+      {"hexahedron 3 1 values fp64 sumfac 64 1 2\n", "variant 'sumfac'; expected dense, sum_factorised or dense_tensor_cores"},
       {"triangle 2 1 values fp64 sum_factorised 6 1 2\n", "variant sum_factorised for triangle p2"},
       {"tetrahedron 1 1 values fp64 sum_factorised 4 1 2\n", "quadrilaterals and hexahedra only"},
+      {"tetrahedron 3 1 values fp32 dense_tensor_cores 20 1 2\n", "dense_tensor_cores for values in fp32"},
+      {"tetrahedron 3 1 physical_gradients fp64 dense_tensor_cores 20 1 2\n",
+       "values and reference_gradients in fp64 only"},
+      {"tetrahedron 3 1 values_transpose fp64 dense_tensor_cores 20 1 2\n", "dense_tensor_cores for values_transpose"},
+      {"tetrahedron 3 1 values fp64 tensor_cores 20 1 2\n", "variant 'tensor_cores'"},  // an alias, not a table name
   };
   for (const Case& c : cases) {
     const TuningTableError e = error_of(v3_header + c.line);

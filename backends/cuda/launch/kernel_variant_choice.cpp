@@ -24,14 +24,27 @@ LaunchShape with_variant(LaunchShape shape, KernelVariant variant) {
   return shape;
 }
 
+tuning::TuningKey key_of(const LaunchShape& s, KernelVariant v) {
+  return tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, v};
+}
+
+/// Step 4 of the decision (kernel_variant_choice.hpp).
+KernelVariant default_variant(const LaunchShape& s, const DeviceInfo& device) {
+  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
+                 dense_products_per_element(s) >= sum_factorisation_threshold
+             ? KernelVariant::sum_factorised
+             : KernelVariant::dense;
+}
+
 /// FEINTERP_KERNEL_VARIANT, read at each decision (a plan decides once per operation and C).
 std::optional<KernelVariant> environment_variant() {
   const char* value = std::getenv(kernel_variant_environment_variable);
   const std::string text = value ? value : "";
   if (text.empty() || text == "auto") return std::nullopt;
-  if (text == "dense" || text == "sum_factorised") return tuning::parse_kernel_variant(text);
+  for (KernelVariant v : tuning::all_kernel_variants)
+    if (text == tuning::kernel_variant_name(v)) return v;
   throw std::invalid_argument(std::string(kernel_variant_environment_variable) + "='" + text +
-                              "': expected dense, sum_factorised or auto");
+                              "': expected dense, sum_factorised, dense_tensor_cores or auto");
 }
 
 }  // namespace
@@ -62,6 +75,21 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
                       std::to_string(device.shared_per_block_optin) + " per block");
       return true;
     }
+    case KernelVariant::dense_tensor_cores: {
+      if (s.op != Operation::values && s.op != Operation::reference_gradients)
+        return refuse(std::string("the tensor-core kernel computes values and reference gradients, not ") +
+                      operation_name(s.op));
+      if (s.precision != Precision::fp64)
+        return refuse("the tensor-core kernel is FP64 (DMMA); FP32 runs on the CUDA cores");
+      if (device.major < 8)
+        return refuse(device.name + " (compute capability " + device.compute_capability() +
+                      ") has no FP64 tensor cores: they need 8.0 or newer");
+      if (max_elements_per_block(s, device) < 1)
+        return refuse("one element needs " + std::to_string(packed_shared_bytes(s, 1)) +
+                      " bytes of shared memory in the tensor-core kernel; " + device.name + " allows " +
+                      std::to_string(device.shared_per_block_optin) + " per block");
+      return true;
+    }
   }
   return refuse("unknown kernel variant");
 }
@@ -86,27 +114,19 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
                           " does not apply to " + describe_launch(s) + " (" + why + "): the dense kernel runs it");
     return KernelVariant::dense;
   }
-  // 3. The table, when it measured every variant that applies.
-  if (table) {
+  // 3. The table, when it measured the default's variant: the fastest of the variants it measured.
+  const KernelVariant fallback = default_variant(s, device);
+  if (table && table->find(key_of(s, fallback))) {
     const tuning::TuningEntry* fastest = nullptr;
-    bool complete = true;
     for (KernelVariant v : tuning::all_kernel_variants) {
       if (!variant_applies(with_variant(s, v), device)) continue;
-      const tuning::TuningEntry* entry =
-          table->find(tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, v});
-      if (!entry) {
-        complete = false;
-        break;
-      }
-      if (!fastest || entry->time_us < fastest->time_us) fastest = entry;
+      const tuning::TuningEntry* entry = table->find(key_of(s, v));
+      if (entry && (!fastest || entry->time_us < fastest->time_us)) fastest = entry;
     }
-    if (complete && fastest) return fastest->variant;
+    return fastest->variant;
   }
   // 4. The default.
-  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
-                 dense_products_per_element(s) >= sum_factorisation_threshold
-             ? KernelVariant::sum_factorised
-             : KernelVariant::dense;
+  return fallback;
 }
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, std::optional<KernelVariant> requested) {

@@ -9,23 +9,28 @@
 //                   when the plan was built), with Q1 among the compiled ones
 //                   (launch/tensor_launch_shape.hpp), and at least one element per block fits the device's
 //                   shared memory; not the fused Laplacian
+//   dense_tensor_cores  values and reference gradients (forward) in FP64 of any element, on a device of
+//                   compute capability 8.0 or newer (FP64 tensor cores), where one element per block fits
 //
 // The decision (choose_kernel_variant), in order:
 //   1. the plan's request (PlanOptions::variant): that variant, or std::invalid_argument saying why it does
 //      not apply (tests and benchmarks force a variant this way, and must know that it really ran);
-//   2. FEINTERP_KERNEL_VARIANT = dense | sum_factorised (A/B measurements of whole programs): that variant
-//      where it applies, else dense with a one-time warning; "auto" or empty: no override; anything else
-//      is std::invalid_argument naming the variable and its value;
-//   3. the tuning table, when it holds an entry of exactly this configuration for every variant that
-//      applies: the fastest of them (the sweep times each variant at its best elements_per_block);
+//   2. FEINTERP_KERNEL_VARIANT = dense | sum_factorised | dense_tensor_cores (A/B measurements of whole
+//      programs): that variant where it applies, else dense with a one-time warning; "auto" or empty: no
+//      override; anything else is std::invalid_argument naming the variable and its value;
+//   3. the tuning table, when it holds an entry of exactly this configuration for the variant step 4
+//      would take: the fastest of the variants that apply and that it holds entries of (the sweep times
+//      each variant at its best elements_per_block). A table that never measured the default's variant
+//      says nothing about it (a v2 table of dense entries against the sum-factorised default), and one
+//      that measured it and not a newer variant keeps its decision among those it measured;
 //   4. sum_factorised where it applies and the dense product is large, N * Q * W >= 512 multiply-adds per
 //      element and component (quadrilaterals p3, hexahedra p2 and p3 at Q = nodes), else dense. Untuned
 //      (heuristic elements_per_block), reference gradients, FP64, Q = nodes, ~1M Gmsh elements on the H100
 //      (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/bench-variants.txt): sum factorisation won at
 //      quad p3 C=1 (217 against 274 us), hex p2 C=1 (580 / 1086), hex p3 C=1 (1312 / 3739), tied at hex p2
 //      C=3, and lost wherever N * Q * W < 512 (quad p1 51 / 39 us, quad p2 147 / 124, hex p1 C=3 341 / 232),
-//      where the dense product is cheap and the kernel's extra passes through shared memory are not. A v2
-//      table (dense entries only) says nothing about the variant, so this rule, not the table, decides.
+//      where the dense product is cheap and the kernel's extra passes through shared memory are not. The
+//      tensor-core variant is never the default: only a table that measured it chooses it.
 // The transposes follow the same rule (their adjoint stages do the forward's work in reverse); the fused
 // Laplacian has the dense variant only: 1 and 2 do not apply to it.
 #pragma once

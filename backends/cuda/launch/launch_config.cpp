@@ -8,6 +8,7 @@
 
 #include "../../../core/limits.hpp"
 #include "../tuning/registry.hpp"
+#include "dense_mma_shared_layout.hpp"
 #include "shared_layout.hpp"
 #include "tensor_launch_shape.hpp"
 #include "tensor_transpose_launch_shape.hpp"
@@ -42,6 +43,7 @@ int threads_per_element(int points) { return std::min(points, max_threads_per_el
 int threads_per_element(const LaunchShape& s) {
   if (s.variant == KernelVariant::sum_factorised)
     return tensor_threads_per_element(dimension(s.type.shape), s.type.order + 1, s.points_per_direction);
+  if (s.variant == KernelVariant::dense_tensor_cores) return dense_mma_threads_per_element;
   if (!is_transpose(s.op)) return threads_per_element(s.points);
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
 }
@@ -59,6 +61,10 @@ std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
   if (s.variant == KernelVariant::sum_factorised)
     return tensor_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction, s.space_dimension,
                                 s.op, s.components, elements_per_block, real_bytes(s.precision))
+        .bytes;
+  if (s.variant == KernelVariant::dense_tensor_cores)
+    return dense_mma_shared_layout(nodes_per_element(s.type), s.op == Operation::values ? 1 : dimension(s.type.shape),
+                                   s.points, s.components, elements_per_block)
         .bytes;
   if (is_transpose(s.op))
     return transpose_shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op,

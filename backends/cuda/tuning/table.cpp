@@ -186,14 +186,21 @@ class Parser {
     } catch (const std::invalid_argument&) {
       fail(line, "precision '" + f[4] + "'; expected fp64 or fp32");
     }
-    if (f[5] == "dense" || f[5] == "sum_factorised")  // the names kernel_variant_name writes, nothing else
-      e.variant = parse_kernel_variant(f[5]);
-    else
-      fail(line, "variant '" + f[5] + "'; expected dense or sum_factorised");
+    bool named = false;  // the names kernel_variant_name writes, nothing else (no aliases)
+    for (KernelVariant v : all_kernel_variants)
+      if (f[5] == kernel_variant_name(v)) {
+        e.variant = v;
+        named = true;
+      }
+    if (!named) fail(line, "variant '" + f[5] + "'; expected dense, sum_factorised or dense_tensor_cores");
     if (e.variant == KernelVariant::sum_factorised &&
         (e.type.shape != Shape::quadrilateral && e.type.shape != Shape::hexahedron))
       fail(line, "variant sum_factorised for " + to_string(e.type) +
                      "; expected it for quadrilaterals and hexahedra only (the dense variant for other elements)");
+    if (e.variant == KernelVariant::dense_tensor_cores &&
+        ((e.op != Operation::values && e.op != Operation::reference_gradients) || e.precision != Precision::fp64))
+      fail(line, "variant dense_tensor_cores for " + std::string(operation_name(e.op)) + " in " +
+                     precision_name(e.precision) + "; expected it for values and reference_gradients in fp64 only");
     if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
     if (point_set == "nodes" && e.points != nodes_per_element(e.type))
       fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
