@@ -5,7 +5,8 @@
 # and summarise what limits it: DRAM / L1 / L2 / SM throughput, L2 hit rate, occupancy, the top stall
 # reasons, shared-memory bank conflicts and sector use of global loads.
 #   scripts/profile-kernels.sh BUILD_DIR "triangle 1 1" "hexahedron 2 1" ...   (element order components)
-# Needs BUILD_DIR/apps/feinterp-bench. Writes one CSV per configuration (ncu --csv --page details) under
+# KERNEL_REGEX picks the kernel (default packed_kernel; e.g. dense_mma_kernel with
+# BENCH_ARGS="--variants dense_tensor_cores"). Needs BUILD_DIR/apps/feinterp-bench. Writes one CSV per configuration (ncu --csv --page details) under
 # $OUT/ncu (or ./profile) and prints scripts/ncu_summary.py's table.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +19,7 @@ for configuration in "$@"; do
   name=$1-p$2-c$3
   # -c 1: the first packed launch (ncu flushes the caches before it: a cold launch, a few % slower than
   # the benchmark's back-to-back ones); the stall metrics are per issued instruction.
-  timeout 300 ncu -k regex:packed_kernel -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+  timeout 300 ncu -k regex:${KERNEL_REGEX:-packed_kernel} -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
     --section MemoryWorkloadAnalysis_Tables --section Occupancy --section WarpStateStats --section SchedulerStats \
     --section LaunchStats --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
     --csv --page details "$build/apps/feinterp-bench" --elements "$1" --orders "$2" --components "$3" \

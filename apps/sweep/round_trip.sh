@@ -16,11 +16,16 @@ tables=("$dir"/*.txt)
 [ ${#tables[@]} -eq 1 ] && [ -f "${tables[0]}" ] || { echo "expected one table in $dir, found: ${tables[*]}"; exit 1; }
 for f in "$dir/timings.csv" "$dir/timings.svg"; do [ -s "$f" ] || { echo "missing or empty: $f"; exit 1; }; done
 "$check" "${tables[0]}" || exit 1
-# C = 1, 2, two precisions, six operations (three forward, three transposes). p1 triangles: dense only, 24
-# entries. p1 quadrilaterals at their nodes (a 2 x 2 tensor set): both variants, 48. 72 entries, 48 dense and
-# 24 sum-factorised.
-"$check" "${tables[0]}" | grep -q ': 72 entries over 2 element types (dense 48, sum_factorised 24)' ||
-  { echo "expected 72 entries over 2 types (dense 48, sum_factorised 24):"; "$check" "${tables[0]}"; exit 1; }
+# C = 1, 2, two precisions, six operations (three forward, three transposes). p1 triangles: dense on all, 24
+# entries. p1 quadrilaterals at their nodes (a 2 x 2 tensor set): both of dense and sum-factorised, 48. The
+# tensor cores (on compute capability 8.0 and newer) add values and reference gradients in fp64 of both
+# types: 2 types x 2 C x 2 operations, 8 more.
+expected='72 entries over 2 element types (dense 48, sum_factorised 24)'
+sm=$(grep -o -m1 '(sm_[0-9]*' "$dir/stderr.log" | tr -dc '0-9')  # the sweep names its device: "(sm_90, ..."
+major=$(( ${sm:-0} / 10 ))
+[ "${major:-0}" -ge 8 ] && expected='80 entries over 2 element types (dense 48, sum_factorised 24, dense_tensor_cores 8)'
+"$check" "${tables[0]}" | grep -qF ": $expected" ||
+  { echo "expected $expected:"; "$check" "${tables[0]}"; exit 1; }
 head -1 "${tables[0]}" | grep -qx '# feinterp tuning table v3' || { echo "the table is not v3"; exit 1; }
 # The CSV names each row's variant and marks one winner per configuration (C x operation x precision: 24 for
 # the quadrilaterals and 24 for the triangles).
@@ -28,5 +33,9 @@ winners=$(awk -F, '!/^#/ && $NF == 1' "$dir/timings.csv" | wc -l)
 [ "$winners" -eq 48 ] || { echo "expected 48 winners in timings.csv, found $winners"; exit 1; }
 grep -q '^"generated",quadrilateral,1,1,values,fp64,sum_factorised,' "$dir/timings.csv" ||
   { echo "timings.csv has no sum-factorised row"; exit 1; }
+if [ "${major:-0}" -ge 8 ]; then
+  grep -q '^"generated",triangle,1,2,reference_gradients,fp64,dense_tensor_cores,' "$dir/timings.csv" ||
+    { echo "timings.csv has no tensor-core row"; exit 1; }
+fi
 grep -q '^<svg' "$dir/timings.svg" || grep -q '<svg ' "$dir/timings.svg" || { echo "timings.svg is no SVG"; exit 1; }
 echo "round trip ok: ${tables[0]}"
