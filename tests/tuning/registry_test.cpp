@@ -363,6 +363,17 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePre
                                     << operation_name(op) << " " << precision_name(precision);
               EXPECT_LE(t->elements_per_block * threads_per_element(tensor), 512) << to_string(type);
             }
+            // The tensor cores were timed against the dense kernel on the p2 and p3 simplices, fp64 values
+            // and reference gradients (the configurations whose dense product is largest).
+            if ((shape == Shape::triangle || shape == Shape::tetrahedron) && p >= 2 && precision == Precision::fp64 &&
+                (op == Operation::values || op == Operation::reference_gradients)) {
+              LaunchShape tensor_cores = launch;
+              tensor_cores.variant = KernelVariant::dense_tensor_cores;
+              const TuningEntry* t = h100->find({type, op, C, Q, precision, KernelVariant::dense_tensor_cores});
+              ASSERT_NE(t, nullptr) << "no dense_tensor_cores entry for " << to_string(type) << " C = " << C << " "
+                                    << operation_name(op);
+              EXPECT_LE(t->elements_per_block * threads_per_element(tensor_cores), 512) << to_string(type);
+            }
           }
 }
 
