@@ -18,11 +18,17 @@
 //   grid  = persistent, over groups of elements_per_block consecutive elements, as the packed kernel's
 //
 //   1. table        B from the [n][w][q] device table, once per block; zero padding rows and columns
-//   2. connectivity one group ahead (cp.async), as the packed kernel
-//   3. gather       u -> A (row z*C + c, column n); A starts zeroed, so its padding is zero
+//   2. connectivity two groups ahead (cp.async)
+//   3. gather       u -> A (row z*C + c, column n), one group ahead, by cp.async into the other of two
+//                   A buffers: its latency hides behind this group's products and stores. Both start
+//                   zeroed, so their padding is zero
 //   4. compute      warp w takes tiles w, w + warps, ... of the (rows / 8) x (Q*W / 8) output tiles, K/4
 //                   products each; D goes to the staged output [z][q][c*W + w] of the packed kernel
 //   5. store        the packed kernel's contiguous run (store_group_results)
+//
+// Two barriers per group. With the gather synchronous (three barriers, commit 8b90953) Nsight Compute
+// had barrier waits first and the gather's loads second among the stalls at p = 3 tetrahedra
+// (results/nvidia-h100-80gb-hbm3/profile-tensor-cores.md).
 //
 // Rows past the group's here*C (a partial last group, and the padding up to 8) hold stale or zero
 // values: their products are computed and never stored. Rows and columns of the product never mix, so a
@@ -82,38 +88,54 @@ __device__ __forceinline__ void dense_mma_body(const KernelArgs<double>& args) {
     }
     s_table[i] = entry;
   }
-  for (int i = b.thread; i < layout.field_rows * lda; i += b.threads) s_field[i] = 0.0;
+  for (int i = b.thread; i < 2 * layout.field_buffer; i += b.threads) s_field[i] = 0.0;
 
-  // 2. connectivity, one group ahead.
-  auto fetch_connectivity = [&](offset_t group, node_index* target) {
-    copy_group_connectivity_async<N>(args.connectivity, nullptr, args.elements, group, elements_per_block, target, b);
+  // 2. connectivity, and 3. the gather, both asynchronous (cp.async) and one group ahead: group g + 1's
+  // field is copied into the other A while group g is multiplied and stored, and group g + 2's
+  // connectivity (which that copy's addresses need) while group g + 1's field is in flight.
+  auto fetch_connectivity = [&](offset_t group, int into) {
+    copy_group_connectivity_async<N>(args.connectivity, nullptr, args.elements, group, elements_per_block,
+                                     s_connectivity + into * layout.connectivity_stride, b);
   };
-  int buffer = 0;
-  if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
+  auto gather = [&](offset_t group, int into) {  // thread (local node, c): consecutive dofs of a node
+    const node_index* connectivity = s_connectivity + into * layout.connectivity_stride;
+    double* a = s_field + into * layout.field_buffer;
+    const int count = group_size(args.elements, group, elements_per_block);
+    for (int i = b.thread; i < count * N * C; i += b.threads) {
+      const int local_node = i / C, c = i - local_node * C;  // constants: no division instructions
+      const int z = local_node / N, n = local_node - z * N;
+      __pipeline_memcpy_async(a + (z * C + c) * lda + n, args.field + dof(connectivity[local_node], C, c), sizeof(double));
+    }
+    __pipeline_commit();
+  };
+  int buffer = 0;  // the A and the connectivity of the group being computed
+  if (blockIdx.x < groups) {
+    fetch_connectivity(blockIdx.x, 0);
+    __pipeline_wait_prior(0);
+    __syncthreads();  // the first connectivity, the table and A's zeros are in place
+    gather(blockIdx.x, 0);
+    if (blockIdx.x + gridDim.x < groups) fetch_connectivity(blockIdx.x + gridDim.x, 1);
+  }
 
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
     const int here = group_size(args.elements, group, elements_per_block);
-    const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
     __pipeline_wait_prior(0);
-    __syncthreads();  // barrier A: the table, A's zeros and this group's connectivity are in place
-
-    // 3. gather: (local node, c) per thread, consecutive threads consecutive dofs of a node.
-    for (int i = b.thread; i < here * N * C; i += b.threads) {
-      const int local_node = i / C, c = i - local_node * C;  // constants: no division instructions
-      const int z = local_node / N, n = local_node - z * N;
-      s_field[(z * C + c) * lda + n] = __ldg(args.field + dof(connectivity[local_node], C, c));
+    __syncthreads();  // barrier A: this group's A and the next one's connectivity are in place; every warp
+                      // is done with the other A (the previous group's) and the staged output
+    const offset_t next = group + gridDim.x;
+    if (next < groups) {
+      gather(next, buffer ^ 1);
+      // This group's connectivity was last read by its own gather, issued before barrier A.
+      if (next + gridDim.x < groups) fetch_connectivity(next + gridDim.x, buffer);
     }
-    __syncthreads();  // barrier B
-    buffer ^= 1;
-    if (group + gridDim.x < groups)
-      fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
+    const double* s_a = s_field + buffer * layout.field_buffer;
 
     // 4. compute: the tiles whose rows hold this group's elements.
     const int row_tiles = (here * C + mma_rows - 1) / mma_rows;
     for (int tile = warp; tile < row_tiles * column_tiles; tile += warps) {
       const int row_tile = tile / column_tiles, column_tile = tile - row_tile * column_tiles;
-      const double* a = s_field + (row_tile * mma_rows + lane.g) * lda + lane.t;
+      const double* a = s_a + (row_tile * mma_rows + lane.g) * lda + lane.t;
       const double* bt = s_table + lane.t * ldb + column_tile * mma_columns + lane.g;
       double d0 = 0.0, d1 = 0.0;
 #pragma unroll
@@ -133,11 +155,12 @@ __device__ __forceinline__ void dense_mma_body(const KernelArgs<double>& args) {
         }
       }
     }
-    __syncthreads();  // barrier C
+    __syncthreads();  // barrier B
 
     // 5. store: the group's contiguous run [first * Q*C*W, (first + here) * Q*C*W).
     double* out = args.out + GradientsLayout{args.elements, Q, C, W}(first, 0, 0, 0);  // W = 1: values
     store_group_results<CW>(out, s_output, here * Q * CW, b);
+    buffer ^= 1;
   }
 }
 

@@ -8,8 +8,9 @@
 //
 //   [ B            K x ldb doubles          the table: B[n][q*W + w] = shape function n (direction w) at
 //                                           point q; rows n >= N and columns j >= Q*W are zeros       ]
-//   [ A            rows x lda doubles       the gathered field: A[z*C + c][n] = u(node n of element z,
-//                                           component c); rows = E*C rounded up to 8, columns K      ]
+//   [ A, twice     rows x lda doubles each  the gathered field: A[z*C + c][n] = u(node n of element z,
+//                                           component c); rows = E*C rounded up to 8, columns K; one
+//                                           for the group computed, one for the next group's gather  ]
 //   [ output       E * Q * CWp doubles      results, [z][q][c*W + w], CWp = C*W rounded up to odd, as
 //                                           the packed kernel stages them (shared_layout.hpp)          ]
 //   [ connectivity 2 * E * nodes ints       this group's and the next one's (cp.async), as there       ]
@@ -59,6 +60,7 @@ struct DenseMmaLayout {
   int field_stride;   ///< lda
   int table_stride;   ///< ldb
   int field_rows;     ///< E*C rounded up to 8
+  int field_buffer;   ///< doubles from the first A to the second: field_rows * lda
   int padded_results; ///< CWp
   std::size_t table, field, output, connectivity, connectivity_stride, bytes;
 };
@@ -74,7 +76,8 @@ FEINTERP_HD DenseMmaLayout dense_mma_shared_layout(int nodes, int table_width, i
   layout.padded_results = (components * table_width) | 1;
   layout.table = 0;
   layout.field = aligned16(std::size_t(layout.depth) * layout.table_stride * sizeof(double));
-  layout.output = aligned16(layout.field + std::size_t(layout.field_rows) * layout.field_stride * sizeof(double));
+  layout.field_buffer = layout.field_rows * layout.field_stride;  // a multiple of 8: both A 16-byte aligned
+  layout.output = aligned16(layout.field + 2 * std::size_t(layout.field_buffer) * sizeof(double));
   layout.connectivity = aligned16(layout.output + E * std::size_t(points) * layout.padded_results * sizeof(double));
   layout.connectivity_stride = (E * nodes + 3) / 4 * 4;  // 16-byte aligned buffers for cp.async
   layout.bytes = aligned16(layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index));
