@@ -46,6 +46,13 @@ std::vector<PointSet> point_sets(ElementType type, std::mt19937_64& rng) {
           test::shuffled(quadrature_rule(type.shape, 2 * type.order + 2), rng)};
 }
 
+/// The most elements per block the tensor-core launch of this configuration fits on this device (0: none).
+int max_tensor_core_elements_per_block(ElementType type, Operation op, const PointSet& points, int C) {
+  cuda::LaunchShape shape{type, op, points.size(), C, dimension(type.shape) == 3 ? 3 : 2, Precision::fp64};
+  shape.variant = KernelVariant::dense_tensor_cores;
+  return cuda::max_elements_per_block(shape, cuda::current_device());
+}
+
 /// Skips, visibly, on a GPU without FP64 tensor cores (compute capability below 8.0).
 #define FEINTERP_REQUIRE_TENSOR_CORES()                                                                   \
   do {                                                                                                    \
@@ -72,9 +79,7 @@ TEST_P(TensorCoresGpu, MatchesCpuInDoublePrecision) {
       const std::vector<double> u = random_field(block.node_count(), C, rng);
       for (Operation op : tensor_core_operations) {
         SCOPED_TRACE(points.name + ", " + operation_name(op) + ", C = " + std::to_string(C));
-        cuda::LaunchShape shape{type, op, points.size(), C, dimension(type.shape) == 3 ? 3 : 2, Precision::fp64};
-        shape.variant = KernelVariant::dense_tensor_cores;
-        if (cuda::max_elements_per_block(shape, cuda::current_device()) < 1) {
+        if (max_tensor_core_elements_per_block(type, op, points, C) < 1) {
           // Too large for one block's shared memory (hexahedra p3, C = 9, at the degree-8 rule's 125
           // points): refused with the reason, never launched.
           EXPECT_THROW(gpu<double>(op, block, points, u, C, forced(KernelVariant::dense_tensor_cores)),
@@ -100,9 +105,7 @@ TEST_P(TensorCoresGpu, EveryElementsPerBlockGivesIdenticalResults) {
   const test::RandomBlock block = random_block(type, 211, rng, 0.01);
   const std::vector<double> u = random_field(block.node_count(), C, rng);
   for (Operation op : tensor_core_operations) {
-    cuda::LaunchShape shape{type, op, points.size(), C, dimension(type.shape) == 3 ? 3 : 2, Precision::fp64};
-    shape.variant = KernelVariant::dense_tensor_cores;
-    const int limit = cuda::max_elements_per_block(shape, cuda::current_device());
+    const int limit = max_tensor_core_elements_per_block(type, op, points, C);
     ASSERT_GE(limit, 1);
     const GpuRun reference = gpu<double>(op, block, points, u, C, forced(KernelVariant::dense_tensor_cores, 1));
     ASSERT_EQ(reference.config.elements_per_block, 1);
