@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// feinterp-bench-scaling: how the packed kernel's time grows with the element count, from the
+// feinterp-bench-scaling: how the tuned kernel's time grows with the element count, from the
 // launch-bound regime (a few µs whatever the size: the launch, the grid's ramp-up and tail) to the
 // bandwidth-bound one (time proportional to the elements, at a steady share of the copy bandwidth). For
 // each element type and size: a mesh of about that many elements (the structured box by default,
-// fem/structured_box.hpp: 10M elements in seconds), then the tuned packed kernel timed as feinterp-bench
+// fem/structured_box.hpp: 10M elements in seconds), then the plan's kernel (the tuning table's variant and
+// elements_per_block, as feinterp-bench's auto row) timed as feinterp-bench
 // times it (kernel only, warm-up, batches of back-to-back launches, the median; inputs and outputs
 // rotated over copies spanning 4x the L2 where they fit), against the device's copy bandwidth measured
 // in the same run. Prints a table, writes CSV.
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/backends/cuda/tuning/kernel_variant.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 
 #include "../common/benchmark_case.hpp"
@@ -44,6 +46,7 @@ struct Row {
   Precision precision;
   offset_t target, elements, nodes;
   int points, elements_per_block, rotations;
+  cuda::KernelVariant variant;  // the variant the plan chose for this size
   offset_t bytes;
   tuning::Timing timing;
 };
@@ -95,13 +98,15 @@ int main(int argc, char** argv) {
               tuning::BenchmarkCase bench({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op, precision},
                                           selection.seed);
               const tuning::CaseLaunch packed{cuda::Kernel::packed, 0};
-              Row row{type, C, op, precision, size, mesh.element_count(), mesh.node_count(), points.size(),
-                      bench.launch_config(packed).elements_per_block, bench.rotations(), bench.minimal_bytes(), {}};
+              const cuda::LaunchConfig config = bench.launch_config(packed);
+              Row row{type,   C, op, precision, size, mesh.element_count(), mesh.node_count(), points.size(),
+                      config.elements_per_block, bench.rotations(), config.variant, bench.minimal_bytes(), {}};
               row.timing = bench.time(packed, run.warmup, run.repeats);
               rows.push_back(row);
-              std::fprintf(stderr, "  C=%d %s %s: %10.1f us  %5.1f%% of copy  (%d/block, %d copies)\n", C, operation_name(op),
-                           precision_name(precision), row.timing.median_ms * 1e3,
-                           100.0 * gbs(row.bytes, row.timing.median_ms) / copy, row.elements_per_block, row.rotations);
+              std::fprintf(stderr, "  C=%d %s %s: %10.1f us  %5.1f%% of copy  (%s, %d/block, %d copies)\n", C,
+                           operation_name(op), precision_name(precision), row.timing.median_ms * 1e3,
+                           100.0 * gbs(row.bytes, row.timing.median_ms) / copy, tuning::kernel_variant_name(row.variant),
+                           row.elements_per_block, row.rotations);
             }
       }
     }
@@ -110,25 +115,27 @@ int main(int argc, char** argv) {
                 "batches of 10 back-to-back launches\n",
                 device.name.c_str(), copy, selection.generator.c_str(), feinterp::app::numbering_name(selection.numbering),
                 selection.points_name.c_str(), run.repeats);
-    std::printf("%-15s %2s %-19s %4s %10s %4s %10s %11s %8s %7s %11s %5s %4s\n", "element", "C", "operation", "prec",
-                "elements", "Q", "MB", "us", "GB/s", "%copy", "us/1M elem", "e/blk", "rot");
+    std::printf("%-15s %2s %-19s %4s %10s %4s %10s %11s %8s %7s %11s %-18s %5s %4s\n", "element", "C", "operation", "prec",
+                "elements", "Q", "MB", "us", "GB/s", "%copy", "us/1M elem", "variant", "e/blk", "rot");
     std::ostringstream csv;
     csv << "# feinterp-bench-scaling, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
         << feinterp::app::git_revision() << ", meshes " << selection.generator << ", numbering "
         << feinterp::app::numbering_name(selection.numbering) << "\n";
     csv << "element,order,components,operation,precision,points,target_elements,elements,nodes,minimal_bytes,rotations,"
-           "elements_per_block,median_us,min_us,max_us,gbs,copy_gbs,fraction_of_copy,us_per_million_elements,"
+           "variant,elements_per_block,median_us,min_us,max_us,gbs,copy_gbs,fraction_of_copy,us_per_million_elements,"
            "host_us_per_call\n";
     for (const Row& r : rows) {
       const double us = r.timing.median_ms * 1e3, rate = gbs(r.bytes, r.timing.median_ms);
       const double per_million = us / (double(r.elements) / 1e6);
-      std::printf("%-15s %2d %-19s %4s %10lld %4d %10.1f %11.1f %8.0f %6.1f%% %11.1f %5d %4d\n", to_string(r.type).c_str(),
-                  r.components, operation_name(r.op), precision_name(r.precision), (long long)r.elements, r.points,
-                  r.bytes / 1e6, us, rate, 100 * rate / copy, per_million, r.elements_per_block, r.rotations);
+      std::printf("%-15s %2d %-19s %4s %10lld %4d %10.1f %11.1f %8.0f %6.1f%% %11.1f %-18s %5d %4d\n",
+                  to_string(r.type).c_str(), r.components, operation_name(r.op), precision_name(r.precision),
+                  (long long)r.elements, r.points, r.bytes / 1e6, us, rate, 100 * rate / copy, per_million,
+                  tuning::kernel_variant_name(r.variant), r.elements_per_block, r.rotations);
       csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << r.components << ',' << operation_name(r.op) << ','
           << precision_name(r.precision) << ',' << r.points << ',' << r.target << ',' << r.elements << ',' << r.nodes << ','
-          << r.bytes << ',' << r.rotations << ',' << r.elements_per_block << ',' << us << ',' << r.timing.min_ms * 1e3
+          << r.bytes << ',' << r.rotations << ',' << tuning::kernel_variant_name(r.variant) << ','
+          << r.elements_per_block << ',' << us << ',' << r.timing.min_ms * 1e3
           << ',' << r.timing.max_ms * 1e3 << ',' << rate << ',' << copy << ',' << rate / copy << ',' << per_million << ','
           << r.timing.host_us << '\n';
     }
