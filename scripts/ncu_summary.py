@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Summarise Nsight Compute CSV reports (ncu --csv --page details, one kernel each) as one table: time,
 DRAM / L1 / L2 / SM throughput (% of peak), L2 hit rate, achieved / theoretical occupancy, issue rate,
-shared-memory bank conflicts (% of wavefronts), bytes used per 32-byte sector of global loads, and the
-three largest stall reasons (cycles per issued instruction).
+shared-memory wavefronts of loads and stores (millions, when the report has them: profile-kernels.sh asks
+for them) and their bank conflicts (% of wavefronts), bytes used per 32-byte sector of global loads, and
+the three largest stall reasons (cycles per issued instruction).
 
     scripts/ncu_summary.py profile/ncu/*.csv [--markdown]
 """
@@ -24,7 +25,11 @@ METRICS = {
     "Issued Warp Per Scheduler": "issue",
     "Block Size": "block",
     "Registers Per Thread": "registers",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shared_ld_wavefronts",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shared_st_wavefronts",
 }
+SCALE = {"Duration": 1e3, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": 1e6,
+         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": 1e6}  # ns -> µs, counts -> millions
 STALL_PREFIX = "smsp__average_warps_issue_stalled_"
 
 
@@ -50,7 +55,7 @@ def summarise(path):
         field = dict(zip(header, row))
         name, value = field.get("Metric Name", ""), field.get("Metric Value", "")
         if name in METRICS and number(value) is not None:
-            result[METRICS[name]] = number(value) / (1000 if name == "Duration" else 1)
+            result[METRICS[name]] = number(value) / SCALE.get(name, 1)
         elif name.startswith(STALL_PREFIX) and number(value) is not None:
             stalls[name[len(STALL_PREFIX):].replace("_per_issue_active.ratio", "")] = number(value)
         description = field.get("Rule Description", "")
@@ -68,9 +73,10 @@ def main(arguments):
     markdown = "--markdown" in arguments
     paths = [a for a in arguments if a != "--markdown"]
     columns = ["name", "time_us", "dram", "l1", "l2", "sm", "l2_hit", "occupancy", "theoretical", "issue",
-               "bank_loads", "bank_stores", "load_sector_bytes"]
+               "shared_ld_wavefronts", "shared_st_wavefronts", "bank_loads", "bank_stores", "load_sector_bytes"]
     titles = ["config", "µs", "DRAM%", "L1%", "L2%", "SM%", "L2 hit%", "occ%", "theo%", "IPC/sched",
-              "shared ld confl%", "shared st confl%", "B/sector ld", "top stalls (cycles/instr)"]
+              "shared ld Mwf", "shared st Mwf", "shared ld confl%", "shared st confl%", "B/sector ld",
+              "top stalls (cycles/instr)"]
     lines = []
     for path in paths:
         summary = summarise(path)
