@@ -13,23 +13,22 @@ import os
 import re
 import sys
 
+# Metric name in the report -> (summary key, divisor): ns -> µs, wavefront counts -> millions.
 METRICS = {
-    "Duration": "time_us",
-    "DRAM Throughput": "dram",
-    "L1/TEX Cache Throughput": "l1",
-    "L2 Cache Throughput": "l2",
-    "Compute (SM) Throughput": "sm",
-    "L2 Hit Rate": "l2_hit",
-    "Achieved Occupancy": "occupancy",
-    "Theoretical Occupancy": "theoretical",
-    "Issued Warp Per Scheduler": "issue",
-    "Block Size": "block",
-    "Registers Per Thread": "registers",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shared_ld_wavefronts",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shared_st_wavefronts",
+    "Duration": ("time_us", 1e3),
+    "DRAM Throughput": ("dram", 1),
+    "L1/TEX Cache Throughput": ("l1", 1),
+    "L2 Cache Throughput": ("l2", 1),
+    "Compute (SM) Throughput": ("sm", 1),
+    "L2 Hit Rate": ("l2_hit", 1),
+    "Achieved Occupancy": ("occupancy", 1),
+    "Theoretical Occupancy": ("theoretical", 1),
+    "Issued Warp Per Scheduler": ("issue", 1),
+    "Block Size": ("block", 1),
+    "Registers Per Thread": ("registers", 1),
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": ("shared_ld_wavefronts", 1e6),
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": ("shared_st_wavefronts", 1e6),
 }
-SCALE = {"Duration": 1e3, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": 1e6,
-         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": 1e6}  # ns -> µs, counts -> millions
 STALL_PREFIX = "smsp__average_warps_issue_stalled_"
 
 
@@ -55,7 +54,8 @@ def summarise(path):
         field = dict(zip(header, row))
         name, value = field.get("Metric Name", ""), field.get("Metric Value", "")
         if name in METRICS and number(value) is not None:
-            result[METRICS[name]] = number(value) / SCALE.get(name, 1)
+            key, divisor = METRICS[name]
+            result[key] = number(value) / divisor
         elif name.startswith(STALL_PREFIX) and number(value) is not None:
             stalls[name[len(STALL_PREFIX):].replace("_per_issue_active.ratio", "")] = number(value)
         description = field.get("Rule Description", "")
