@@ -56,6 +56,24 @@ FEINTERP_HD constexpr int tensor_stage_size(int d, int P1, int Q1, int fields, b
   return fields * tensor_variants_out(d, gradients, s) * integer_power(P1, d - 1 - s) * integer_power(Q1, s + 1);
 }
 
+/// One input position's contribution to a stage's variants (see above): x[t] is variant t of the input
+/// at a_s, b and g the table entries T[q_s][a_s]. Values: B on the one variant. Gradients: B on each
+/// input variant, G on the underived one (variant 0) into the last output; the last stage drops the
+/// underived output (Last), so its variants shift down by one. Shared by the unit and the line stages
+/// (fem/sum_factorisation_lines.hpp), which differ only in how they walk the data.
+template <int Vin, int Vout, bool Gradients, bool Last, class Real>
+FEINTERP_HD void accumulate_stage_term(Real (&sum)[Vout], Real b, Real g, const Real (&x)[Vin]) {
+  if constexpr (!Gradients) {
+    sum[0] += b * x[0];
+  } else {
+    constexpr int shift = Last ? 1 : 0;
+    if constexpr (!Last) sum[0] += b * x[0];
+#pragma unroll
+    for (int t = 1; t < Vin; ++t) sum[t - shift] += b * x[t];
+    sum[Vout - 1] += g * x[0];
+  }
+}
+
 /// Stage `Stage` for `worker` of `workers` (see above): the units (f, a_(d-1) .. a_(s+1), q_s, q_(s-1)
 /// .. q_0), q_0 fastest, are dealt out round-robin, so that consecutive workers read consecutive
 /// inputs from stage 1 on. Each unit computes its variants_out outputs from P1 inputs per variant.
@@ -84,28 +102,16 @@ FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* 
     rest /= Q1;
     const int o = rest % outer;
     const int f = rest / outer;
-    Real b[P1], g[P1];
-#pragma unroll
-    for (int a = 0; a < P1; ++a) {
-      b[a] = B[q * P1 + a];
-      if constexpr (Gradients) g[a] = G[q * P1 + a];
-    }
     const Real* source = in + f * Vin * in_size + o * P1 * inner + i;
     Real sum[Vout];
 #pragma unroll
     for (int v = 0; v < Vout; ++v) sum[v] = Real(0);
 #pragma unroll
     for (int a = 0; a < P1; ++a) {
-      const Real underived = source[a * inner];
-      if constexpr (!Gradients) {
-        sum[0] += b[a] * underived;
-      } else {
-        constexpr int shift = last ? 1 : 0;  // the last stage drops the underived variant
-        if constexpr (!last) sum[0] += b[a] * underived;
+      Real x[Vin];
 #pragma unroll
-        for (int t = 1; t < Vin; ++t) sum[t - shift] += b[a] * source[t * in_size + a * inner];
-        sum[Vout - 1] += g[a] * underived;
-      }
+      for (int t = 0; t < Vin; ++t) x[t] = source[t * in_size + a * inner];
+      accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x);
     }
     const int position = (o * Q1 + q) * inner + i;
     if constexpr (last) {

@@ -6,7 +6,8 @@
 // through the point permutation. Against the dense tabulation (fem/tabulation.hpp) and geometry.hpp on
 // fresh random curved elements and fields, for every quadrilateral and hexahedron order, 1 to 6 points
 // per direction (Gauss rules, in their order and shuffled, and the node lattice), C = 1, d and 9, and
-// odd worker counts (a unit count that is no multiple of the workers): values, reference gradients and
+// odd worker counts (a unit count that is no multiple of the workers), both the unit stages and the line
+// stages of the forward kernel (bit for bit the same): values, reference gradients and
 // physical gradients (S = 2 and 3 for quadrilaterals) to 1e-13; and the transposes the same way (the
 // adjoint stages, with the geometry at each point: K^T for physical gradients, w_q |det J| when weighted)
 // against the dense definition of the CPU backend.
@@ -24,6 +25,7 @@
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/sum_factorisation.hpp>
+#include <feinterp/fem/sum_factorisation_lines.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 
@@ -76,40 +78,56 @@ Results dense(Kind kind, const Tabulation& table, const ElementData& e, int C) {
   return r;
 }
 
-/// The kernel's sequence of stages on one element, each stage run by `workers` workers in turn.
-template <int D, int P1, int Q1, int C, Kind K, int S>
+/// The kernel's sequence of stages on one element, each stage run by `workers` workers in turn: the
+/// unit stages (tensor_contract) in their layout, or, Lines, the line stages of the forward kernel
+/// (fem/sum_factorisation_lines.hpp) in theirs, the padded rows left NaN so that reading one shows.
+template <int D, int P1, int Q1, int C, Kind K, int S, bool Lines>
 Results sum_factorised(const TensorStructure& t, const ElementData& e, int workers) {
   constexpr bool gradients = K != Kind::values, physical = K == Kind::physical_gradients;
   constexpr int F = physical ? C + S : C;  // the coordinates ride along as S more fields
   constexpr int N = integer_power(P1, D), Q = integer_power(Q1, D);
   constexpr int R = K == Kind::values ? 1 : K == Kind::reference_gradients ? D : S;
+  constexpr int field_size = Lines ? tensor_lines_lattice_size(D, P1) : N;
   const int Qp = Q | 1;  // the kernel's padded point stride
   const double* B = t.values_1d.data();
   const double* G = t.derivatives_1d.data();
   const int* point_map = t.point_of_lattice.data();
 
-  std::vector<double> in(std::size_t(F) * N, std::nan(""));
+  std::vector<double> in(std::size_t(F) * field_size, std::nan(""));
   for (int n = 0; n < N; ++n) {
-    const int a = t.node_lattice[std::size_t(n)];
-    for (int c = 0; c < C; ++c) in[std::size_t(c) * N + a] = e.u[std::size_t(n) * C + c];
+    const int l = t.node_lattice[std::size_t(n)];
+    const int a = Lines ? tensor_lines_lattice_slot(l, P1) : l;
+    for (int c = 0; c < C; ++c) in[std::size_t(c) * field_size + a] = e.u[std::size_t(n) * C + c];
     if constexpr (physical)
-      for (int k = 0; k < S; ++k) in[std::size_t(C + k) * N + a] = e.x[std::size_t(n) * 3 + k];
+      for (int k = 0; k < S; ++k) in[std::size_t(C + k) * field_size + a] = e.x[std::size_t(n) * 3 + k];
   }
-  std::vector<double> s0(std::size_t(tensor_stage_size(D, P1, Q1, F, gradients, 0)), std::nan(""));
-  std::vector<double> s1(D == 3 ? std::size_t(tensor_stage_size(D, P1, Q1, F, gradients, 1)) : 0, std::nan(""));
+  auto stage_size = [](int s) {
+    return std::size_t(Lines ? tensor_lines_stage_size(D, P1, Q1, F, gradients, s)
+                             : tensor_stage_size(D, P1, Q1, F, gradients, s));
+  };
+  // Stage s by every worker in turn.
+  auto stage = [&](auto s_constant, const std::vector<double>& from, std::vector<double>& to, int stride, const int* map) {
+    constexpr int s = decltype(s_constant)::value;
+    for (int w = 0; w < workers; ++w) {
+      if constexpr (Lines)
+        tensor_contract_lines<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map);
+      else
+        tensor_contract<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map);
+    }
+  };
+  std::vector<double> s0(stage_size(0), std::nan(""));
+  std::vector<double> s1(D == 3 ? stage_size(1) : 0, std::nan(""));
   // The last stage: straight into the output rows [(c * R + r) * Qp + q], or, for physical gradients,
   // into the reference gradients of all F fields on the lattice, [(f * D + d) * Q + l].
   std::vector<double> last(physical ? std::size_t(F) * D * Q : std::size_t(C) * R * Qp, std::nan(""));
   const int last_stride = physical ? Q : Qp;
   const int* last_map = physical ? nullptr : point_map;
-  for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, F, gradients, 0>(w, workers, in.data(), s0.data(), B, G);
+  stage(std::integral_constant<int, 0>{}, in, s0, 0, nullptr);
   if constexpr (D == 2) {
-    for (int w = 0; w < workers; ++w)
-      tensor_contract<D, P1, Q1, F, gradients, 1>(w, workers, s0.data(), last.data(), B, G, last_stride, last_map);
+    stage(std::integral_constant<int, 1>{}, s0, last, last_stride, last_map);
   } else {
-    for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, F, gradients, 1>(w, workers, s0.data(), s1.data(), B, G);
-    for (int w = 0; w < workers; ++w)
-      tensor_contract<D, P1, Q1, F, gradients, 2>(w, workers, s1.data(), last.data(), B, G, last_stride, last_map);
+    stage(std::integral_constant<int, 1>{}, s0, s1, 0, nullptr);
+    stage(std::integral_constant<int, 2>{}, s1, last, last_stride, last_map);
   }
   Results r;
   r.out.assign(std::size_t(Q) * C * R, std::nan(""));
@@ -290,9 +308,13 @@ TEST_P(SumFactorisationTest, StagesReproduceTheDenseProductAtEveryTensorPointSet
               constexpr Kind K = decltype(kind_constant)::value;
               constexpr int SS = decltype(s_constant)::value;
               const Results expected = dense<SS, D, N>(K, table, e, C);
-              const Results got = sum_factorised<D, P1, Q1, C, K, SS>(*t, e, workers);
-              EXPECT_LE(test::relative_error(got.out, expected.out), 1e-13) << "kind " << int(K);
-              if (K == Kind::physical_gradients) EXPECT_LE(test::relative_error(got.detj, expected.detj), 1e-13);
+              const Results units = sum_factorised<D, P1, Q1, C, K, SS, false>(*t, e, workers);
+              EXPECT_LE(test::relative_error(units.out, expected.out), 1e-13) << "kind " << int(K) << ", units";
+              if (K == Kind::physical_gradients) EXPECT_LE(test::relative_error(units.detj, expected.detj), 1e-13);
+              // The lines: the same arithmetic in the same order (accumulate_stage_term), so bit for bit.
+              const Results lines = sum_factorised<D, P1, Q1, C, K, SS, true>(*t, e, workers);
+              EXPECT_EQ(lines.out, units.out) << "kind " << int(K) << ", lines";
+              if (K == Kind::physical_gradients) EXPECT_EQ(lines.detj, units.detj);
             };
             using values = std::integral_constant<Kind, Kind::values>;
             using reference = std::integral_constant<Kind, Kind::reference_gradients>;

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The forward stages of fem/sum_factorisation.hpp with one worker per line instead of one per output:
+// the work of the sum-factorised forward kernel (backends/cuda/kernels/tensor_kernel.cuh).
+//
+// Why lines. A unit worker (tensor_contract) reads its P1 inputs per variant and a row of B and G for
+// every output it writes, so each input is read Q1 times and the table rows once per unit. Under Nsight
+// Compute the unit kernel at hex p3, reference gradients, C = 1 costs 250 shared-memory wavefronts per
+// element and keeps the L1/shared unit at 92% while DRAM idles at 38% (backends/cuda/tuning/results/
+// nvidia-h100-80gb-hbm3/profile-sum-factorised.md). A line worker fixes every index but the stage's axis,
+// reads the line's P1 inputs per variant once into registers, and writes its Q1 outputs per variant:
+// at hex p3 reference gradients, per element, 384 data loads and 512 stores instead of 1,600 and 512.
+// Every line worker reads the same table entry at the same moment, so B and G can be uniform operands
+// (the kernel takes them as kernel parameters, not from shared memory).
+//
+// The line layout. Stage s has P1^(d-1-s) Q1^s lines per field (the launch's threads per element are
+// the largest stage's count: 16 for a p3 hexahedron at Q1 = 4, 4 for a p3 quadrilateral). Consecutive
+// workers take consecutive lines, the innermost done index i = (q_(s-1) .. q_0) fastest, then the
+// outer index o = (a_(d-1) .. a_(s+1)). From stage 1 on, consecutive workers read and write consecutive
+// reals; at stage 0 (no done index) they step by a row of the lattice, P1, when reading, and by a row of
+// stage 0's output, Q1, when writing. Both rows are padded to odd lengths (P1 | 1, Q1 | 1): an odd stride
+// puts 16 consecutive workers' 8-byte words in 16 different bank pairs, where P1 = 4 would put 4 on each.
+// So, per variant and field:
+//
+//   gathered lattice  [a_(d-1) .. a_1][a_0 < P1 | 1]                 P1^(d-1) (P1 | 1) reals
+//   stage 0 output    [a_(d-1) .. a_1][q_0 < Q1 | 1]                 P1^(d-1) (Q1 | 1) reals
+//   stage s >= 1 out  [a_(d-1) .. a_(s+1)][q_s .. q_0], unpadded     P1^(d-1-s) Q1^(s+1) reals
+//
+// and the last stage writes the output rows as tensor_contract does. The variants and their arithmetic
+// are tensor_contract's (accumulate_stage_term), so the two agree to the last bit.
+#pragma once
+
+#include "../core/config.hpp"
+#include "sum_factorisation.hpp"
+
+namespace feinterp {
+
+/// Lines of stage s per field: P1^(d-1-s) Q1^s.
+FEINTERP_HD constexpr int tensor_lines(int d, int P1, int Q1, int s) {
+  return integer_power(P1, d - 1 - s) * integer_power(Q1, s);
+}
+
+/// The largest stage's line count: the forward kernel's threads per element (one field keeps every
+/// thread busy at the largest stage; more fields loop).
+FEINTERP_HD constexpr int tensor_line_threads_per_element(int d, int P1, int Q1) {
+  int largest = 1;
+  for (int s = 0; s < d; ++s)
+    if (tensor_lines(d, P1, Q1, s) > largest) largest = tensor_lines(d, P1, Q1, s);
+  return largest;
+}
+
+/// Reals per field of the gathered lattice in the line layout: P1^(d-1) rows of P1 | 1.
+FEINTERP_HD constexpr int tensor_lines_lattice_size(int d, int P1) { return integer_power(P1, d - 1) * (P1 | 1); }
+
+/// Where lattice position l = (a_2 P1 + a_1) P1 + a_0 (fem/tensor_structure.hpp's node_lattice) sits in
+/// the gathered lattice of the line layout.
+FEINTERP_HD constexpr int tensor_lines_lattice_slot(int l, int P1) { return l / P1 * (P1 | 1) + l % P1; }
+
+/// Reals of stage s's output per field and variant (s < d - 1) in the line layout.
+FEINTERP_HD constexpr int tensor_lines_stage_size_per_variant(int d, int P1, int Q1, int s) {
+  return s == 0 ? integer_power(P1, d - 1) * (Q1 | 1) : integer_power(P1, d - 1 - s) * integer_power(Q1, s + 1);
+}
+
+/// Reals of stage s's output for F fields (s < d - 1) in the line layout.
+FEINTERP_HD constexpr int tensor_lines_stage_size(int d, int P1, int Q1, int fields, bool gradients, int s) {
+  return fields * tensor_variants_out(d, gradients, s) * tensor_lines_stage_size_per_variant(d, P1, Q1, s);
+}
+
+/// Stage `Stage`, one line per worker, in the line layout above; the arguments are tensor_contract's.
+/// The last stage writes out[(f * Vout + v) * out_stride + point_map[l]] (null map: l itself).
+template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
+FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
+                                       int out_stride = 0, const int* point_map = nullptr) {
+  static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
+  constexpr bool last = Stage == D - 1;
+  constexpr int inner = integer_power(Q1, Stage);          // q_(s-1) .. q_0, done
+  constexpr int outer = integer_power(P1, D - 1 - Stage);  // a_(d-1) .. a_(s+1), to do
+  constexpr int lines = F * outer * inner;
+  constexpr int Vin = tensor_variants_in(Gradients, Stage);
+  constexpr int Vout = tensor_variants_out(D, Gradients, Stage);
+  // Input steps along a_s and o: stage 0 reads the padded lattice rows, stage 1 stage 0's padded rows.
+  constexpr int in_step = Stage == 0 ? 1 : Stage == 1 ? (Q1 | 1) : inner;
+  constexpr int in_outer_step = Stage == 0 ? (P1 | 1) : P1 * in_step;
+  constexpr int in_size = outer * in_outer_step;  // per variant
+  // Output steps along q_s and o: stage 0 writes padded rows; the others, and the last, the plain lattice.
+  constexpr int out_outer_step = Stage == 0 && !last ? (Q1 | 1) : Q1 * inner;
+  constexpr int out_size = outer * out_outer_step;  // per variant (intermediate stages)
+  for (int line = worker; line < lines; line += workers) {
+    const int i = line % inner;  // constants: multiplications and shifts, no division instruction
+    int rest = line / inner;
+    const int o = rest % outer;
+    const int f = rest / outer;
+    const Real* source = in + f * Vin * in_size + o * in_outer_step + i;
+    Real x[P1][Vin];  // the line, every variant, held for all Q1 outputs
+#pragma unroll
+    for (int a = 0; a < P1; ++a)
+#pragma unroll
+      for (int t = 0; t < Vin; ++t) x[a][t] = source[t * in_size + a * in_step];
+#pragma unroll
+    for (int q = 0; q < Q1; ++q) {
+      Real sum[Vout];
+#pragma unroll
+      for (int v = 0; v < Vout; ++v) sum[v] = Real(0);
+#pragma unroll
+      for (int a = 0; a < P1; ++a)
+        accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x[a]);
+      const int position = o * out_outer_step + q * inner + i;  // the last stage (outer = 1): the lattice point
+      if constexpr (last) {
+        const int target = point_map ? point_map[position] : position;
+#pragma unroll
+        for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_stride + target] = sum[v];
+      } else {
+#pragma unroll
+        for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_size + position] = sum[v];
+      }
+    }
+  }
+}
+
+}  // namespace feinterp
