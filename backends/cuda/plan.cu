@@ -61,6 +61,10 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
     std::vector<int> maps = tensor_->node_lattice;
     maps.insert(maps.end(), tensor_->point_of_lattice.begin(), tensor_->point_of_lattice.end());
     tensor_basis_ = DeviceBuffer<Real>(basis);
+    if (basis.size() > std::size_t(max_tensor_table_entries))
+      throw std::logic_error("sum-factorised tables of " + std::to_string(basis.size()) + " reals: at most " +
+                             std::to_string(max_tensor_table_entries) + " fit in the kernel's arguments");
+    tensor_tables_ = std::move(basis);
     tensor_maps_ = DeviceBuffer<int>(maps);
   }
   if (coordinates_) check_planar(*block_, coordinates_, precision_of<Real>(), options.stream);
@@ -164,6 +168,7 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
                         table_.points(), u.components, out.data, detj.data, flag_.data(), nullptr};
   args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;
   args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
+  std::copy(tensor_tables_.begin(), tensor_tables_.end(), args.tensor_tables);
   const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;
   function(l.grid, l.block, l.config.shared_bytes, stream, args);
   check_launch(operation_name(op));

@@ -133,6 +133,7 @@ class Plan {
   std::string why_not_tensor_;
   std::optional<TensorStructure> tensor_;
   DeviceBuffer<Real> tensor_basis_;  // B then G (KernelArgs::tensor_basis)
+  std::vector<Real> tensor_tables_;  // the same on the host, copied into each launch's KernelArgs::tensor_tables
   DeviceBuffer<int> tensor_maps_;    // node_lattice then point_of_lattice (KernelArgs::tensor_maps)
   const Real* coordinates_;
   PlanOptions options_;

@@ -418,25 +418,25 @@ struct VariantEnvironment {
 }  // namespace
 
 TEST(LaunchLimits, SumFactorisedShapeHasItsOwnThreadsAndSharedMemory) {
-  // One thread per point of the larger lattice, max(P1, Q1)^d, at most 128.
-  EXPECT_EQ(threads_per_element(as(tensor_hex3(), KernelVariant::sum_factorised)), 64);
+  // The forward kernel: one thread per line of its largest stage, max_s P1^(d-1-s) Q1^s.
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(), KernelVariant::sum_factorised)), 16);  // 4 x 4 at every stage
   LaunchShape six = as(tensor_hex3(), KernelVariant::sum_factorised);
   six.points = 216;
   six.points_per_direction = 6;
-  EXPECT_EQ(threads_per_element(six), 128);
+  EXPECT_EQ(threads_per_element(six), 36);  // the last stage: 6 x 6 lines
   LaunchShape two = as(tensor_hex3(), KernelVariant::sum_factorised);
   two.points = 8;
   two.points_per_direction = 2;
-  EXPECT_EQ(threads_per_element(two), 64);  // the node lattice, 4^3, is the larger
+  EXPECT_EQ(threads_per_element(two), 16);  // the first stage: 4 x 4 lines of the node lattice
   LaunchShape quad1{{Shape::quadrilateral, 1}, Operation::values, 4, 1, 2, Precision::fp64};
   quad1.points_per_direction = 2;
-  EXPECT_EQ(threads_per_element(as(quad1, KernelVariant::sum_factorised)), 4);
+  EXPECT_EQ(threads_per_element(as(quad1, KernelVariant::sum_factorised)), 2);
   // Shared memory: the sum-factorised layout's, growing with the elements per block, and less than the
   // dense kernel's for the hexahedron p3 (no 64 x 64 x 3 table).
   const LaunchShape sumfac = as(tensor_hex3(), KernelVariant::sum_factorised);
   EXPECT_GT(packed_shared_bytes(sumfac, 2), packed_shared_bytes(sumfac, 1));
   EXPECT_LT(packed_shared_bytes(sumfac, 1), packed_shared_bytes(tensor_hex3(), 1));
-  EXPECT_EQ(max_elements_per_block(sumfac, test_gpu), 512 / 64);
+  EXPECT_EQ(max_elements_per_block(sumfac, test_gpu), 512 / 16);
   // The transposes' layout: the point data besides the buffers, the coordinates' when geometric.
   LaunchShape transpose = as(tensor_hex3(Operation::reference_gradients_transpose), KernelVariant::sum_factorised);
   LaunchShape weighted = transpose;

@@ -11,6 +11,10 @@ namespace feinterp::backends::cuda {
 /// The value of an element flag (KernelArgs::first_bad) that marks no element.
 inline constexpr unsigned long long no_element = ~0ull;
 
+/// Reals of KernelArgs::tensor_tables: B and G at the largest sum-factorised shape, p = 3 (P1 = 4) and
+/// Q1 = p + 3 = 6 points per direction (launch/tensor_launch_shape.hpp), 2 x 6 x 4.
+inline constexpr int max_tensor_table_entries = 48;
+
 /// Where a transpose kernel puts an element's result.
 enum class TransposeStore : int {
   atomic_add,       ///< atomicAdd into the nodal vector (elements may share nodes)
@@ -41,6 +45,11 @@ struct KernelArgs {
   TransposeStore store = TransposeStore::atomic_add;
   // Sum-factorised kernels only (tensor_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
   const Real* tensor_basis = nullptr;  ///< the 1D tables B[q1][a] then G[q1][a], Q1 x P1 reals each
+  /// The same tables by value, for the forward kernel: its line workers all read one entry at a time, so
+  /// the kernel takes its arguments as __grid_constant__ and the multiply-adds read B and G straight from
+  /// the constant bank as uniform operands, with no shared-memory copy (fem/sum_factorisation_lines.hpp).
+  /// 384 bytes in double, within the 4 KiB of kernel parameters.
+  Real tensor_tables[max_tensor_table_entries] = {};
   const int* tensor_maps = nullptr;    ///< node_lattice[n] (n < N) then point_of_lattice[l] (l < Q)
 };
 

@@ -8,15 +8,18 @@
 // threadIdx.z, a persistent grid striding over groups of consecutive elements, the connectivity copied
 // one group ahead (cp.async), and the group's output stored as one contiguous, coalesced run. What
 // differs is the compute, in stages separated by block-wide barriers (every thread reaches every barrier;
-// only the work is guarded by z < here):
+// only the work is guarded by z < here), with one thread per line of the largest stage along threadIdx.x
+// (fem/sum_factorisation_lines.hpp: 16 threads per p3 hexahedron at Q1 = 4):
 //
-//   1. tables       B, G (Q1 x P1 each) and the two permutations -> shared, once per block
+//   1. tables       the two permutations -> shared, once per block; B and G (Q1 x P1 each) are read
+//                   from the kernel's arguments (KernelArgs::tensor_tables, __grid_constant__): every
+//                   line thread reads the same entry at the same moment, a uniform operand
 //   2. connectivity as the dense kernel
-//   3. gather       u[dof(node, C, c)] -> the element's lattice slot node_lattice[n] (the node
-//                   permutation is applied here, on the way in); physical gradients also gather the S
-//                   coordinates as fields C .. C + S - 1, so that the same stages contract J
-//   4. stages       fem/sum_factorisation.hpp's tensor_contract, axis 0, 1 (, 2), between the element's
-//                   two buffers (launch/tensor_launch_shape.hpp); the last stage writes the output rows
+//   3. gather       u[dof(node, C, c)] -> the element's lattice slot node_lattice[n], rows padded to
+//                   odd (the node permutation is applied here, on the way in); physical gradients also
+//                   gather the S coordinates as fields C .. C + S - 1, so that the same stages contract J
+//   4. stages       tensor_contract_lines, axis 0, 1 (, 2), between the element's two buffers
+//                   (launch/tensor_launch_shape.hpp); the last stage writes the output rows
 //                   [c*R + r][q] through point_of_lattice (the point permutation, on the way out), or, for
 //                   physical gradients, all F x d reference gradients on the lattice
 //   5. points       physical gradients: J, det J, K and the C x S gradients at each lattice point
@@ -42,6 +45,7 @@
 #include "../../../elements/indices.hpp"
 #include "../../../fem/orientation.hpp"
 #include "../../../fem/sum_factorisation.hpp"
+#include "../../../fem/sum_factorisation_lines.hpp"
 #include "../launch/tensor_launch_shape.hpp"
 #include "kernel_args.hpp"
 #include "packed_block.cuh"
@@ -63,12 +67,13 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   constexpr int CR = C * R;
   static_assert(D >= 2 && N == integer_power(P1, D), "a quadrilateral or hexahedron: P1^d nodes");
   static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
+  static_assert(2 * Q1 * P1 <= max_tensor_table_entries, "B and G fit in KernelArgs::tensor_tables");
+  constexpr int L = tensor_lines_lattice_size(D, P1);  // reals per field of the gathered lattice
 
   const int elements_per_block = blockDim.z;
   const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real));
   const int Qp = layout.padded_points;
   extern __shared__ __align__(16) unsigned char shared[];
-  Real* s_basis = reinterpret_cast<Real*>(shared + layout.basis);  // B, then G
   int* s_maps = reinterpret_cast<int*>(shared + layout.maps);      // node_lattice, then point_of_lattice
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
   unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
@@ -80,12 +85,12 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
   const int per_element = Q * CR;
 
-  // 1. tables, once per block (the grid is persistent: once per resident block, as the dense table).
-  load_tensor_tables(args, s_basis, s_maps, P1, Q1, N, Q, b);
+  // 1. maps, once per block (the grid is persistent: once per resident block, as the dense table).
+  load_tensor_maps(args, s_maps, N, Q, b);
   if constexpr (physical)
     for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
-  const Real* B = s_basis;
-  const Real* G = s_basis + Q1 * P1;
+  const Real* B = args.tensor_tables;  // in the parameter space: uniform operands
+  const Real* G = args.tensor_tables + Q1 * P1;
   const int* node_lattice = s_maps;
   const int* point_of_lattice = s_maps + N;
 
@@ -110,12 +115,13 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
       const int element = local_node / N, n = local_node - element * N;
-      s_buffer[0][element * layout.stride[0] + c * N + node_lattice[n]] =
+      s_buffer[0][element * layout.stride[0] + c * L + tensor_lines_lattice_slot(node_lattice[n], P1)] =
           __ldg(args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical)
-      gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here, node_lattice, s_buffer[0], layout.stride[0],
-                                       C, b);
+      gather_lattice_coordinates<N, S>(
+          args.coordinates, connectivity, here, [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); },
+          s_buffer[0], layout.stride[0], C, L, b);
     __syncthreads();  // barrier B
     // The other connectivity buffer was last read by the previous group's gather, before the barrier above.
     connectivity_buffer ^= 1;
@@ -125,19 +131,19 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     // 4. stages: item i of launch/tensor_launch_shape.hpp in buffer i % 2.
     const bool active = z < here;
     const int worker = threadIdx.x, workers = blockDim.x;
-    if (active) tensor_contract<D, P1, Q1, F, gradients, 0>(worker, workers, mine[0], mine[1], B, G);
+    if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 0>(worker, workers, mine[0], mine[1], B, G);
     __syncthreads();
     if constexpr (D == 3) {
-      if (active) tensor_contract<D, P1, Q1, F, gradients, 1>(worker, workers, mine[1], mine[0], B, G);
+      if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 1>(worker, workers, mine[1], mine[0], B, G);
       __syncthreads();
     }
     constexpr int last_in = (D - 1) % 2, last_out = D % 2;
     if (active) {
       if constexpr (physical)  // every field's reference gradients, [(f * D + d) * Q + l]
-        tensor_contract<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Q);
+        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Q);
       else  // the output rows [(c * R + r) * Qp + q]
-        tensor_contract<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Qp,
-                                                        point_of_lattice);
+        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Qp,
+                                                              point_of_lattice);
     }
     __syncthreads();
 
@@ -178,7 +184,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
 }
 
 template <class Element, int Q1, int C, Operation Op, int S, class Real>
-__global__ void __launch_bounds__(max_threads_per_block) tensor_kernel(const KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block) tensor_kernel(const __grid_constant__ KernelArgs<Real> args) {
   tensor_body<Element, Q1, C, Op, S, Real>(args);
 }
 

@@ -111,8 +111,9 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
       }
     }
     if constexpr (Geometric)
-      gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here, node_lattice, s_buffer[0], layout.stride[0],
-                                       0, b);
+      gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here,
+                                       [node_lattice](int n) { return node_lattice[n]; }, s_buffer[0],
+                                       layout.stride[0], 0, N, b);
     __syncthreads();  // barrier B
     connectivity_buffer ^= 1;
     if (group + gridDim.x < groups)

@@ -1,31 +1,32 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The shape of a sum-factorised launch (kernels/tensor_kernel.cuh): which points per direction Q1 its
-// kernels are compiled for, its threads per element, and where each array lives in dynamic shared
+// The shape of a sum-factorised forward launch (kernels/tensor_kernel.cuh): which points per direction
+// Q1 its kernels are compiled for, its threads per element, and where each array lives in dynamic shared
 // memory. Computed by the same functions on the host (to size the launch and refuse what does not fit)
 // and in the kernel (to place its pointers), so the two can never disagree, as launch/shared_layout.hpp
-// does for the dense kernels.
+// does for the dense kernels. (The transposes' shape: tensor_transpose_launch_shape.hpp.)
 //
-// Per block (E = elements_per_block, reals of the plan's precision, every array 16-byte aligned):
+// Per block (E = elements_per_block, reals of the plan's precision, every array 16-byte aligned; B and
+// G are kernel arguments, not shared memory):
 //
-//   [ basis        2 * Q1 * P1 reals        B then G, [q1][a] (fem/tensor_structure.hpp)               ]
 //   [ maps         N + Q ints               node_lattice[n], then point_of_lattice[l]                  ]
 //   [ connectivity 2 * E * N ints           two groups' connectivity (cp.async, one group ahead)       ]
 //   [ orientation  E unsigned ints          physical gradients only (fem/orientation.hpp)              ]
 //   [ buffer 0     E * stride_0 reals       per element: the gathered lattice, then every other stage ]
 //   [ buffer 1     E * stride_1 reals       per element: the stages in between                         ]
 //
-// The element's data moves between its two buffers stage by stage (fem/sum_factorisation.hpp):
+// The element's data moves between its two buffers stage by stage, in the line layout of
+// fem/sum_factorisation_lines.hpp (L = P1^(d-1) (P1 | 1), the lattice with its rows padded to odd):
 //
-//   item 0       gathered fields           F * P1^d              F = C, + S coordinates for physical
-//   item 1 + s   stage s's output, s < d-1 F * V_s * P1^(d-1-s) * Q1^(s+1)
+//   item 0       gathered fields           F * L                 F = C, + S coordinates for physical
+//   item 1 + s   stage s's output, s < d-1 tensor_lines_stage_size
 //   item d       the last stage's output   values, reference gradients: the output rows C * R * Qp;
 //                                          physical gradients: the F * d reference gradients, F * d * Q
 //   item d + 1   physical gradients only   the output rows, C * S * Qp
 //
 // item i lives in buffer i % 2, each buffer as large as its largest item; the output rows, [c*R + r][q]
 // with Qp = Q rounded up to odd as in the dense kernel, are what the store reads. Per-element strides
-// are odd numbers of reals, so that the elements of one warp (at 4 threads per element, a p = 1
-// quadrilateral has 8 in a warp) start in different banks.
+// are odd numbers of reals, so that the elements of one warp (at 2 threads per element, a p = 1
+// quadrilateral has 16 in a warp) start in different banks.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +35,7 @@
 #include "../../../core/limits.hpp"
 #include "../../../core/operation.hpp"
 #include "../../../fem/sum_factorisation.hpp"
+#include "../../../fem/sum_factorisation_lines.hpp"
 #include "shared_layout.hpp"
 
 namespace feinterp::backends::cuda {
@@ -49,9 +51,11 @@ namespace feinterp::backends::cuda {
 constexpr int min_tensor_points_per_direction = 1;
 FEINTERP_HD constexpr int max_tensor_points_per_direction(int order) { return order + 3; }
 
-/// One thread per lattice point of the larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the
-/// largest stage of one field has max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so
-/// one field keeps every thread busy in every stage and more fields (C > 1, coordinates) loop.
+/// The transposes' threads (tensor_transpose_kernel.cuh, unit workers): one per lattice point of the
+/// larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the largest stage of one field has
+/// max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so one field keeps every thread busy
+/// in every stage and more fields (C > 1, coordinates) loop. The forward kernel has a thread per line,
+/// tensor_line_threads_per_element (fem/sum_factorisation_lines.hpp): 16 for a p3 hexahedron, not 64.
 FEINTERP_HD constexpr int tensor_threads_per_element(int dimension, int nodes_per_direction, int points_per_direction) {
   const int n = nodes_per_direction > points_per_direction ? nodes_per_direction : points_per_direction;
   const int lattice = integer_power(n, dimension);
@@ -62,8 +66,7 @@ struct TensorSharedLayout {
   int padded_points;         ///< Qp = Q rounded up to odd
   int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
   int stride[2];             ///< reals per element in each buffer (odd)
-  std::size_t basis;         ///< byte offsets from the start
-  std::size_t maps;
+  std::size_t maps;          ///< byte offsets from the start
   std::size_t connectivity;
   std::size_t connectivity_stride;  ///< ints from the first connectivity buffer to the second
   std::size_t orientation;
@@ -82,9 +85,9 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   TensorSharedLayout layout{};
   layout.padded_points = Q | 1;
   // The items in order (d + 2 at most: d <= 3), then each buffer's largest.
-  int items[5] = {fields * N, 0, 0, 0, 0};
+  int items[5] = {fields * tensor_lines_lattice_size(d, P1), 0, 0, 0, 0};
   int count = 1;
-  for (int s = 0; s + 1 < d; ++s) items[count++] = tensor_stage_size(d, P1, Q1, fields, gradients, s);
+  for (int s = 0; s + 1 < d; ++s) items[count++] = tensor_lines_stage_size(d, P1, Q1, fields, gradients, s);
   if (physical) items[count++] = fields * d * Q;
   items[count++] = components * R * layout.padded_points;
   layout.output_buffer = (count - 1) % 2;
@@ -94,8 +97,7 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   const std::size_t E = std::size_t(elements_per_block);
   layout.stride[0] = largest[0] | 1;
   layout.stride[1] = largest[1] | 1;
-  layout.basis = 0;
-  layout.maps = aligned16(layout.basis + std::size_t(2 * Q1 * P1) * real_bytes);
+  layout.maps = 0;
   layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
   // Each connectivity buffer a multiple of 4 ints, so that both start 16-byte aligned (cp.async).
   layout.connectivity_stride = (E * N + 3) / 4 * 4;
