@@ -56,6 +56,34 @@ FEINTERP_HD constexpr int tensor_stage_size(int d, int P1, int Q1, int fields, b
   return fields * tensor_variants_out(d, gradients, s) * integer_power(P1, d - 1 - s) * integer_power(Q1, s + 1);
 }
 
+/// The compile-time shape of stage `Stage` (see above), shared by the unit stages and the line stages
+/// (fem/sum_factorisation_lines.hpp).
+template <int D, int P1, int Q1, bool Gradients, int Stage>
+struct TensorStage {
+  static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
+  static constexpr bool last = Stage == D - 1;
+  static constexpr int inner = integer_power(Q1, Stage);          // q_(s-1) .. q_0, done
+  static constexpr int outer = integer_power(P1, D - 1 - Stage);  // a_(d-1) .. a_(s+1), to do
+  static constexpr int variants_in = tensor_variants_in(Gradients, Stage);
+  static constexpr int variants_out = tensor_variants_out(D, Gradients, Stage);
+};
+
+/// Writes one output position's variants of field f: an intermediate stage at
+/// out[(f * Vout + v) * size + position], the last stage at out[(f * Vout + v) * out_stride + target],
+/// target = point_map[position] (null map: position itself).
+template <int Vout, bool Last, class Real>
+FEINTERP_HD void store_stage_outputs(Real* out, int f, int position, const Real (&sum)[Vout], int size, int out_stride,
+                                     const int* point_map) {
+  if constexpr (Last) {
+    const int target = point_map ? point_map[position] : position;
+#pragma unroll
+    for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_stride + target] = sum[v];
+  } else {
+#pragma unroll
+    for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * size + position] = sum[v];
+  }
+}
+
 /// One input position's contribution to a stage's variants (see above): x[t] is variant t of the input
 /// at a_s, b and g the table entries T[q_s][a_s]. Values: B on the one variant. Gradients: B on each
 /// input variant, G on the underived one (variant 0) into the last output; the last stage drops the
@@ -85,13 +113,10 @@ FEINTERP_HD void accumulate_stage_term(Real (&sum)[Vout], Real b, Real g, const 
 template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
 FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
                                  int out_stride = 0, const int* point_map = nullptr) {
-  static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
-  constexpr bool last = Stage == D - 1;
-  constexpr int inner = integer_power(Q1, Stage);           // q_(s-1) .. q_0, done
-  constexpr int outer = integer_power(P1, D - 1 - Stage);   // a_(d-1) .. a_(s+1), to do
+  using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
+  constexpr bool last = Shape::last;
+  constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
   constexpr int units = F * outer * Q1 * inner;
-  constexpr int Vin = tensor_variants_in(Gradients, Stage);
-  constexpr int Vout = tensor_variants_out(D, Gradients, Stage);
   constexpr int in_size = outer * P1 * inner;    // per variant
   constexpr int out_size = outer * Q1 * inner;   // per variant (intermediate stages)
   for (int unit = worker; unit < units; unit += workers) {
@@ -113,15 +138,7 @@ FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* 
       for (int t = 0; t < Vin; ++t) x[t] = source[t * in_size + a * inner];
       accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x);
     }
-    const int position = (o * Q1 + q) * inner + i;
-    if constexpr (last) {
-      const int target = point_map ? point_map[position] : position;
-#pragma unroll
-      for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_stride + target] = sum[v];
-    } else {
-#pragma unroll
-      for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_size + position] = sum[v];
-    }
+    store_stage_outputs<Vout, last>(out, f, (o * Q1 + q) * inner + i, sum, out_size, out_stride, point_map);
   }
 }
 

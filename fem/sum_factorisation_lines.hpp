@@ -70,13 +70,10 @@ FEINTERP_HD constexpr int tensor_lines_stage_size(int d, int P1, int Q1, int fie
 template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
 FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
                                        int out_stride = 0, const int* point_map = nullptr) {
-  static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
-  constexpr bool last = Stage == D - 1;
-  constexpr int inner = integer_power(Q1, Stage);          // q_(s-1) .. q_0, done
-  constexpr int outer = integer_power(P1, D - 1 - Stage);  // a_(d-1) .. a_(s+1), to do
+  using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
+  constexpr bool last = Shape::last;
+  constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
   constexpr int lines = F * outer * inner;
-  constexpr int Vin = tensor_variants_in(Gradients, Stage);
-  constexpr int Vout = tensor_variants_out(D, Gradients, Stage);
   // Input steps along a_s and o: stage 0 reads the padded lattice rows, stage 1 stage 0's padded rows.
   constexpr int in_step = Stage == 0 ? 1 : Stage == 1 ? (Q1 | 1) : inner;
   constexpr int in_outer_step = Stage == 0 ? (P1 | 1) : P1 * in_step;
@@ -103,15 +100,8 @@ FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, 
 #pragma unroll
       for (int a = 0; a < P1; ++a)
         accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x[a]);
-      const int position = o * out_outer_step + q * inner + i;  // the last stage (outer = 1): the lattice point
-      if constexpr (last) {
-        const int target = point_map ? point_map[position] : position;
-#pragma unroll
-        for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_stride + target] = sum[v];
-      } else {
-#pragma unroll
-        for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_size + position] = sum[v];
-      }
+      // The last stage (outer = 1): position is the lattice point.
+      store_stage_outputs<Vout, last>(out, f, o * out_outer_step + q * inner + i, sum, out_size, out_stride, point_map);
     }
   }
 }
