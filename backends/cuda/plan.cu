@@ -61,10 +61,9 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
     std::vector<int> maps = tensor_->node_lattice;
     maps.insert(maps.end(), tensor_->point_of_lattice.begin(), tensor_->point_of_lattice.end());
     tensor_basis_ = DeviceBuffer<Real>(basis);
-    if (basis.size() > std::size_t(max_tensor_table_entries))
-      throw std::logic_error("sum-factorised tables of " + std::to_string(basis.size()) + " reals: at most " +
-                             std::to_string(max_tensor_table_entries) + " fit in the kernel's arguments");
-    tensor_tables_ = std::move(basis);
+    // The forward kernel's copy by value; a set with more than p + 3 points per direction has no
+    // sum-factorised kernel (launch/tensor_launch_shape.hpp) and runs dense, so its tables need no copy.
+    if (basis.size() <= std::size_t(max_tensor_table_entries)) tensor_tables_ = std::move(basis);
     tensor_maps_ = DeviceBuffer<int>(maps);
   }
   if (coordinates_) check_planar(*block_, coordinates_, precision_of<Real>(), options.stream);
