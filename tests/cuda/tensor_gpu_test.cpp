@@ -473,6 +473,37 @@ TEST(SumFactorisedChoice, OtherPointSetsFallBackToDense) {
   }
 }
 
+// A tensor set with more points per direction than the sum-factorised kernels are compiled for (p + 3:
+// launch/tensor_launch_shape.hpp) builds its plan, runs the dense kernel and gets the CPU's results; its
+// 1D tables (2 Q1 P1 = 56 reals at p = 3, Q1 = 7) exceed what the forward kernel's arguments hold (48),
+// which must not stop the plan. Forcing the variant on it is refused with the compiled range.
+TEST(SumFactorisedChoice, TensorSetsBeyondTheCompiledPointsPerDirectionRunDense) {
+  FEINTERP_REQUIRE_GPU();
+  const DefaultChoice choice;
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (ElementType type : {ElementType{Shape::quadrilateral, 3}, ElementType{Shape::hexahedron, 3}}) {
+    const PointSet points = quadrature_rule(type.shape, 12);  // Gauss, 7 points per direction
+    const std::optional<TensorStructure> t = tensor_structure(type, points);
+    ASSERT_TRUE(t) << to_string(type);
+    ASSERT_EQ(t->points_per_direction, 7);
+    const test::RandomBlock block = random_block(type, 301, rng);
+    const std::vector<double> u = random_field(block.node_count(), 2, rng);
+    for (Operation op : forward_operations) {
+      const GpuRun got = gpu<double>(op, block, points, u, 2, {});
+      EXPECT_EQ(got.config.variant, KernelVariant::dense) << to_string(type) << ", " << operation_name(op);
+      EXPECT_LE(relative_error(got.out, cpu(op, block, points, u, 2).out), 1e-12) << to_string(type);
+      try {
+        gpu<double>(op, block, points, u, 2, forced(KernelVariant::sum_factorised));
+        ADD_FAILURE() << "sum_factorised was forced on 7 points per direction at p = 3";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("compiled for 1 to 6 at order 3"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
 // FEINTERP_KERNEL_VARIANT forces either variant on a tensor set, for whole-program A/B measurements; both
 // give the CPU's results. The fused Laplacian runs the dense kernel whatever a plan asks for.
 TEST(SumFactorisedChoice, EnvironmentAndTransposes) {

@@ -431,6 +431,14 @@ TEST(LaunchLimits, SumFactorisedShapeHasItsOwnThreadsAndSharedMemory) {
   LaunchShape quad1{{Shape::quadrilateral, 1}, Operation::values, 4, 1, 2, Precision::fp64};
   quad1.points_per_direction = 2;
   EXPECT_EQ(threads_per_element(as(quad1, KernelVariant::sum_factorised)), 2);
+  // Every field contracted has its lines: C components, and S coordinates for physical gradients.
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(Operation::reference_gradients, 3), KernelVariant::sum_factorised)), 48);
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(Operation::physical_gradients, 1), KernelVariant::sum_factorised)), 64);
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(Operation::physical_gradients, 3), KernelVariant::sum_factorised)), 96);
+  EXPECT_EQ(threads_per_element(as(tensor_hex3(Operation::values, 9), KernelVariant::sum_factorised)), 128);  // capped
+  LaunchShape quad3_physical{{Shape::quadrilateral, 3}, Operation::physical_gradients, 16, 2, 3, Precision::fp64};
+  quad3_physical.points_per_direction = 4;
+  EXPECT_EQ(threads_per_element(as(quad3_physical, KernelVariant::sum_factorised)), 4 * (2 + 3));
   // Shared memory: the sum-factorised layout's, growing with the elements per block, and less than the
   // dense kernel's for the hexahedron p3 (no 64 x 64 x 3 table).
   const LaunchShape sumfac = as(tensor_hex3(), KernelVariant::sum_factorised);

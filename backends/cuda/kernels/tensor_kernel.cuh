@@ -8,8 +8,8 @@
 // threadIdx.z, a persistent grid striding over groups of consecutive elements, the connectivity copied
 // one group ahead (cp.async), and the group's output stored as one contiguous, coalesced run. What
 // differs is the compute, in stages separated by block-wide barriers (every thread reaches every barrier;
-// only the work is guarded by z < here), with one thread per line of the largest stage along threadIdx.x
-// (fem/sum_factorisation_lines.hpp: 16 threads per p3 hexahedron at Q1 = 4):
+// only the work is guarded by z < here), with one thread per line of the largest stage and field along
+// threadIdx.x (launch/tensor_launch_shape.hpp: 16 x F threads per p3 hexahedron at Q1 = 4, up to 128):
 //
 //   1. tables       the two permutations -> shared, once per block; B and G (Q1 x P1 each) are read
 //                   from the kernel's arguments (KernelArgs::tensor_tables, __grid_constant__): every

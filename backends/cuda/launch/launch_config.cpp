@@ -41,10 +41,11 @@ std::string describe_launch(const LaunchShape& s) {
 int threads_per_element(int points) { return std::min(points, max_threads_per_element); }
 
 int threads_per_element(const LaunchShape& s) {
-  if (s.variant == KernelVariant::sum_factorised)  // forward: a thread per line; transposes: per lattice point
+  if (s.variant == KernelVariant::sum_factorised)  // forward: a thread per line and field; transposes: per lattice point
     return is_transpose(s.op) ? tensor_threads_per_element(dimension(s.type.shape), s.type.order + 1, s.points_per_direction)
-                              : tensor_line_threads_per_element(dimension(s.type.shape), s.type.order + 1,
-                                                                s.points_per_direction);
+                              : tensor_forward_threads_per_element(dimension(s.type.shape), s.type.order + 1,
+                                                                   s.points_per_direction,
+                                                                   tensor_forward_fields(s.op, s.components, s.space_dimension));
   if (s.variant == KernelVariant::dense_tensor_cores) return dense_mma_threads_per_element;
   if (!is_transpose(s.op)) return threads_per_element(s.points);
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);

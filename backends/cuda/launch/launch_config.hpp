@@ -66,8 +66,8 @@ int threads_per_element(int points);
 
 /// Of the launch: one per point for a dense forward operation; for a transpose one per point or node,
 /// whichever are more (it runs over points, then over nodes); for the sum-factorised variant one per
-/// point of the larger of its node and point lattices (launch/tensor_launch_shape.hpp); up to
-/// max_threads_per_element.
+/// line of its largest stage and field contracted, forward, or one per point of the larger of its node and
+/// point lattices, transposes (launch/tensor_launch_shape.hpp); up to max_threads_per_element.
 int threads_per_element(const LaunchShape& shape);
 
 /// Dynamic shared memory of the launch's kernel: the packed kernel, the transpose kernel

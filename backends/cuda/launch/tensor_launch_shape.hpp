@@ -54,12 +54,28 @@ FEINTERP_HD constexpr int max_tensor_points_per_direction(int order) { return or
 /// The transposes' threads (tensor_transpose_kernel.cuh, unit workers): one per lattice point of the
 /// larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the largest stage of one field has
 /// max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so one field keeps every thread busy
-/// in every stage and more fields (C > 1, coordinates) loop. The forward kernel has a thread per line,
-/// tensor_line_threads_per_element (fem/sum_factorisation_lines.hpp): 16 for a p3 hexahedron, not 64.
+/// in every stage and more fields (C > 1, coordinates) loop.
 FEINTERP_HD constexpr int tensor_threads_per_element(int dimension, int nodes_per_direction, int points_per_direction) {
   const int n = nodes_per_direction > points_per_direction ? nodes_per_direction : points_per_direction;
   const int lattice = integer_power(n, dimension);
   return lattice < max_threads_per_element ? lattice : max_threads_per_element;
+}
+
+/// Fields the forward kernel contracts: the C components, and for physical gradients the S coordinates.
+FEINTERP_HD constexpr int tensor_forward_fields(Operation op, int components, int space_dimension) {
+  return op == Operation::physical_gradients ? components + space_dimension : components;
+}
+
+/// The forward kernel's threads: a thread per line of the largest stage for every field it contracts,
+/// tensor_line_threads_per_element x F (16 x F for a p3 hexahedron at Q1 = 4), up to
+/// max_threads_per_element (the kernel deals F x lines to any number of workers). With one field's lines
+/// only (16 threads per p3 hexahedron whatever F), a block's shared memory grows with F and its threads
+/// do not: hex p3 C = 3 held ~24 elements = 384 threads per SM and got slower than the unit kernel
+/// (3443 -> 3829 us; tuning/results/nvidia-h100-80gb-hbm3/sum-factorisation-lines.md).
+FEINTERP_HD constexpr int tensor_forward_threads_per_element(int dimension, int nodes_per_direction,
+                                                             int points_per_direction, int fields) {
+  const int threads = tensor_line_threads_per_element(dimension, nodes_per_direction, points_per_direction) * fields;
+  return threads < max_threads_per_element ? threads : max_threads_per_element;
 }
 
 struct TensorSharedLayout {
