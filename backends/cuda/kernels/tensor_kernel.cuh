@@ -62,7 +62,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   constexpr int Q = integer_power(Q1, D);
   constexpr bool gradients = Op != Operation::values;
   constexpr bool physical = Op == Operation::physical_gradients;
-  constexpr int F = physical ? C + S : C;           // fields contracted: the components, then the coordinates
+  constexpr int F = tensor_forward_fields(Op, C, S);  // fields contracted: the components, then the coordinates
   constexpr int R = physical ? S : gradients ? D : 1;  // results per (point, component)
   constexpr int CR = C * R;
   static_assert(D >= 2 && N == integer_power(P1, D), "a quadrilateral or hexahedron: P1^d nodes");

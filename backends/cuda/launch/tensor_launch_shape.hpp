@@ -96,7 +96,7 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   const int d = dimension, P1 = nodes_per_direction, Q1 = points_per_direction;
   const bool gradients = op != Operation::values, physical = op == Operation::physical_gradients;
   const int N = integer_power(P1, d), Q = integer_power(Q1, d);
-  const int fields = physical ? components + space_dimension : components;
+  const int fields = tensor_forward_fields(op, components, space_dimension);
   const int R = result_directions(op, d, space_dimension);
   TensorSharedLayout layout{};
   layout.padded_points = Q | 1;
