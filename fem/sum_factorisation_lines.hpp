@@ -15,15 +15,21 @@
 // The line layout. Stage s has P1^(d-1-s) Q1^s lines per field (the launch's threads per element are
 // the largest stage's count: 16 for a p3 hexahedron at Q1 = 4, 4 for a p3 quadrilateral). Consecutive
 // workers take consecutive lines, the innermost done index i = (q_(s-1) .. q_0) fastest, then the
-// outer index o = (a_(d-1) .. a_(s+1)). From stage 1 on, consecutive workers read and write consecutive
-// reals; at stage 0 (no done index) they step by a row of the lattice, P1, when reading, and by a row of
-// stage 0's output, Q1, when writing. Both rows are padded to odd lengths (P1 | 1, Q1 | 1): an odd stride
-// puts 16 consecutive workers' 8-byte words in 16 different bank pairs, where P1 = 4 would put 4 on each.
-// So, per variant and field:
+// outer index o = (a_(d-1) .. a_(s+1)). Every row a worker walks is padded so that the 16 workers of
+// a half warp, whose 8-byte words fill a 128-byte wavefront, land in 16 different bank pairs:
 //
-//   gathered lattice  [a_(d-1) .. a_1][a_0 < P1 | 1]                 P1^(d-1) (P1 | 1) reals
-//   stage 0 output    [a_(d-1) .. a_1][q_0 < Q1 | 1]                 P1^(d-1) (Q1 | 1) reals
-//   stage s >= 1 out  [a_(d-1) .. a_(s+1)][q_s .. q_0], unpadded     P1^(d-1-s) Q1^(s+1) reals
+//   - the gathered lattice's rows to P1 | 1: stage 0 (no done index) steps workers by a row when reading;
+//   - each intermediate stage's output row, the Q1 * inner reals of one outer index, to (Q1 | 1) * inner:
+//     the inner workers of one outer index take consecutive words, and an odd number of inner-sized
+//     groups between outer indices puts the next outer index's workers in the next free groups.
+//
+// At P1 = Q1 = 4 unpadded rows of 4 (stage 0) and of 16 (stage 1 of a hexahedron) put four workers on
+// each bank pair: Nsight Compute measured 61% of the line kernel's shared stores as bank conflicts with
+// stage 0 alone padded (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/profile-sum-factorised.md).
+// Odd Q1 pads nothing. So, per variant and field:
+//
+//   gathered lattice  [a_(d-1) .. a_1][a_0 < P1 | 1]                      P1^(d-1) (P1 | 1) reals
+//   stage s < d - 1   [a_(d-1) .. a_(s+1)][q_s < Q1 | 1][q_(s-1) .. q_0]  P1^(d-1-s) Q1^s (Q1 | 1) reals
 //
 // and the last stage writes the output rows as tensor_contract does. The variants and their arithmetic
 // are tensor_contract's (accumulate_stage_term), so the two agree to the last bit.
@@ -55,9 +61,13 @@ FEINTERP_HD constexpr int tensor_lines_lattice_size(int d, int P1) { return inte
 /// the gathered lattice of the line layout.
 FEINTERP_HD constexpr int tensor_lines_lattice_slot(int l, int P1) { return l / P1 * (P1 | 1) + l % P1; }
 
+/// Reals from one outer index of stage s's output to the next (s < d - 1): Q1^s inner positions per
+/// q_s, and Q1 | 1 of those.
+FEINTERP_HD constexpr int tensor_lines_stage_row(int Q1, int s) { return integer_power(Q1, s) * (Q1 | 1); }
+
 /// Reals of stage s's output per field and variant (s < d - 1) in the line layout.
 FEINTERP_HD constexpr int tensor_lines_stage_size_per_variant(int d, int P1, int Q1, int s) {
-  return s == 0 ? integer_power(P1, d - 1) * (Q1 | 1) : integer_power(P1, d - 1 - s) * integer_power(Q1, s + 1);
+  return integer_power(P1, d - 1 - s) * tensor_lines_stage_row(Q1, s);
 }
 
 /// Reals of stage s's output for F fields (s < d - 1) in the line layout.
@@ -74,12 +84,13 @@ FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, 
   constexpr bool last = Shape::last;
   constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
   constexpr int lines = F * outer * inner;
-  // Input steps along a_s and o: stage 0 reads the padded lattice rows, stage 1 stage 0's padded rows.
-  constexpr int in_step = Stage == 0 ? 1 : Stage == 1 ? (Q1 | 1) : inner;
+  // Input steps along a_s and o: stage 0 reads the padded lattice rows, a later stage the previous
+  // stage's padded rows (a_s is that stage's first outer index).
+  constexpr int in_step = Stage == 0 ? 1 : tensor_lines_stage_row(Q1, Stage - 1);
   constexpr int in_outer_step = Stage == 0 ? (P1 | 1) : P1 * in_step;
   constexpr int in_size = outer * in_outer_step;  // per variant
-  // Output steps along q_s and o: stage 0 writes padded rows; the others, and the last, the plain lattice.
-  constexpr int out_outer_step = Stage == 0 && !last ? (Q1 | 1) : Q1 * inner;
+  // Output step along o: an intermediate stage writes padded rows; the last (outer = 1) the plain lattice.
+  constexpr int out_outer_step = last ? Q1 * inner : tensor_lines_stage_row(Q1, Stage);
   constexpr int out_size = outer * out_outer_step;  // per variant (intermediate stages)
   for (int line = worker; line < lines; line += workers) {
     const int i = line % inner;  // constants: multiplications and shifts, no division instruction
