@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the packed kernels (packed_kernel.cuh, transpose_kernel.cuh) share about a block that holds
 // elements_per_block elements along threadIdx.z: its threads numbered block-wide, the walk over a group's
-// contiguous run of per-element values, and the asynchronous copy of a group's connectivity.
+// contiguous run of per-element values, and the asynchronous copies of a group's connectivity and of
+// its gathered values.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -72,6 +73,24 @@ __device__ __forceinline__ void copy_group_connectivity_async(const node_index* 
     }
   }
   __pipeline_commit();
+}
+
+/// Starts copying one real of a gather from global to shared memory (cp.async, cached in L1 as __ldg
+/// is). A gather loop of load-then-store is not unrolled (its trip count is the launch's), so a thread
+/// waits out one load's latency per iteration before it issues the next: four DRAM latencies per group
+/// for a p3 hexahedron's 64 nodes at 16 threads per element, Nsight Compute's top stall
+/// (long_scoreboard) in the sum-factorised kernel. With copies every load of the loop is in flight at
+/// once and the thread waits once, in wait_for_gather.
+template <class Real>
+__device__ __forceinline__ void gather_async(Real* target, const Real* source) {
+  __pipeline_memcpy_async(target, source, sizeof(Real));
+}
+
+/// Waits for every copy this thread has started (gather_async, and any connectivity still in flight):
+/// before the barrier after which other threads read what it gathered.
+__device__ __forceinline__ void wait_for_gather() {
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
 }
 
 /// Writes a group's staged results to their contiguous run `out` (count = elements * Q * CR reals, in

@@ -106,14 +106,15 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // 3. gather
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
-      s_field[i] = __ldg(args.field + dof(connectivity[local_node], C, c));
+      gather_async(s_field + i, args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
         const int local_node = i / S, k = i - local_node * S;
-        s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+        gather_async(s_coordinates + i, args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
       }
     }
+    wait_for_gather();
     __syncthreads();  // barrier B
     // The other buffer was last read by the previous group's gather, before the barrier above.
     buffer ^= 1;

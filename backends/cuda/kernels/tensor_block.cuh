@@ -33,7 +33,8 @@ __device__ __forceinline__ void load_tensor_tables(const KernelArgs<Real>& args,
 /// first_row + k (of row_length reals) of element e's buffer (buffer + e * stride) holds coordinate k
 /// of node n at slot(n), its place in the lattice layout of the kernel (the unit kernels' plain lattice,
 /// or the forward kernel's padded rows). i runs over (element, node, k), so consecutive threads read
-/// one node's consecutive coordinates.
+/// one node's consecutive coordinates. Asynchronous (gather_async): the caller waits (wait_for_gather)
+/// before its next barrier.
 template <int N, int S, class Slot, class Real>
 __device__ __forceinline__ void gather_lattice_coordinates(const Real* coordinates, const node_index* connectivity,
                                                            int here, Slot slot, Real* buffer, int stride,
@@ -41,8 +42,8 @@ __device__ __forceinline__ void gather_lattice_coordinates(const Real* coordinat
   for (int i = b.thread; i < here * N * S; i += b.threads) {
     const int local_node = i / S, k = i - local_node * S;  // constants: no division instruction
     const int element = local_node / N, n = local_node - element * N;
-    buffer[element * stride + (first_row + k) * row_length + slot(n)] =
-        __ldg(coordinates + offset_t(connectivity[local_node]) * 3 + k);
+    gather_async(buffer + element * stride + (first_row + k) * row_length + slot(n),
+                 coordinates + offset_t(connectivity[local_node]) * 3 + k);
   }
 }
 

@@ -115,13 +115,14 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
       const int element = local_node / N, n = local_node - element * N;
-      s_buffer[0][element * layout.stride[0] + c * L + tensor_lines_lattice_slot(node_lattice[n], P1)] =
-          __ldg(args.field + dof(connectivity[local_node], C, c));
+      gather_async(s_buffer[0] + element * layout.stride[0] + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
+                   args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical)
       gather_lattice_coordinates<N, S>(
           args.coordinates, connectivity, here, [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); },
           s_buffer[0], layout.stride[0], C, L, b);
+    wait_for_gather();
     __syncthreads();  // barrier B
     // The other connectivity buffer was last read by the previous group's gather, before the barrier above.
     connectivity_buffer ^= 1;

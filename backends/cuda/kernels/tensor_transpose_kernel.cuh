@@ -110,10 +110,12 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
         s_data[walk.element * layout.data_stride + cr * Qp + q] = value;
       }
     }
-    if constexpr (Geometric)
+    if constexpr (Geometric) {
       gather_lattice_coordinates<N, S>(args.coordinates, connectivity, here,
                                        [node_lattice](int n) { return node_lattice[n]; }, s_buffer[0],
                                        layout.stride[0], 0, N, b);
+      wait_for_gather();
+    }
     __syncthreads();  // barrier B
     connectivity_buffer ^= 1;
     if (group + gridDim.x < groups)
