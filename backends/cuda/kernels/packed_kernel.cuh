@@ -103,18 +103,26 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     __pipeline_wait_prior(0);
     __syncthreads();  // barrier A
 
-    // 3. gather
+    // 3. gather. Physical gradients copy asynchronously (gather_async): at Q = N a thread gathers C + S
+    // values per group, all in flight at once, and the quad/hex sweep ran each of its 11 physical
+    // configurations 2-19% faster so. Values and reference gradients (C values per thread) load
+    // synchronously: that way was as fast or faster at C = 1 (hex p1 values 57 us, 64 with copies) and
+    // no better than +-10% otherwise (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md).
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
-      gather_async(s_field + i, args.field + dof(connectivity[local_node], C, c));
+      const Real* source = args.field + dof(connectivity[local_node], C, c);
+      if constexpr (physical)
+        gather_async(s_field + i, source);
+      else
+        s_field[i] = __ldg(source);
     }
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
         const int local_node = i / S, k = i - local_node * S;
         gather_async(s_coordinates + i, args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
       }
+      wait_for_gather();
     }
-    wait_for_gather();
     __syncthreads();  // barrier B
     // The other buffer was last read by the previous group's gather, before the barrier above.
     buffer ^= 1;
