@@ -104,10 +104,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     __syncthreads();  // barrier A
 
     // 3. gather. Physical gradients copy asynchronously (gather_async): at Q = N a thread gathers C + S
-    // values per group, all in flight at once, and the quad/hex sweep ran each of its 11 physical
-    // configurations 2-19% faster so. Values and reference gradients (C values per thread) load
-    // synchronously: that way was as fast or faster at C = 1 (hex p1 values 57 us, 64 with copies) and
-    // no better than +-10% otherwise (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md).
+    // values per group, all in flight at once; the quad/hex FP64 sweep ran its 12 physical
+    // configurations 1-19% faster so. Values and reference gradients (C values per thread, one at C = 1)
+    // load synchronously: with copies they ran 0.91-1.11 times the time, and no faster at any C = 1
+    // (1.00-1.11; hex p1 values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md).
     for (int i = thread; i < here * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
       const Real* source = args.field + dof(connectivity[local_node], C, c);
