@@ -17,7 +17,10 @@
 //   2. connectivity as the dense kernel
 //   3. gather       u[dof(node, C, c)] -> the element's lattice slot node_lattice[n], rows padded to
 //                   odd (the node permutation is applied here, on the way in); physical gradients also
-//                   gather the S coordinates as fields C .. C + S - 1, so that the same stages contract J
+//                   gather the S coordinates as fields C .. C + S - 1, so that the same stages contract J.
+//                   Asynchronous copies (gather_async), waited for once before barrier B: hex p3 C = 1
+//                   reference gradients 1013 -> 827 us with the padded stage rows
+//                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md)
 //   4. stages       tensor_contract_lines, axis 0, 1 (, 2), between the element's two buffers
 //                   (launch/tensor_launch_shape.hpp); the last stage writes the output rows
 //                   [c*R + r][q] through point_of_lattice (the point permutation, on the way out), or, for
