@@ -69,13 +69,14 @@ struct TensorStage {
 };
 
 /// Writes one output position's variants of field f: an intermediate stage at
-/// out[(f * Vout + v) * size + position], the last stage at out[(f * Vout + v) * out_stride + target],
-/// target = point_map[position] (null map: position itself).
+/// out[(f * Vout + v) * size + position], the last stage at
+/// out[(f * Vout + v) * out_stride + target * point_stride], target = point_map[position] (null map:
+/// position itself): rows per variant (point_stride 1), or points per row (out_stride 1).
 template <int Vout, bool Last, class Real>
 FEINTERP_HD void store_stage_outputs(Real* out, int f, int position, const Real (&sum)[Vout], int size, int out_stride,
-                                     const int* point_map) {
+                                     const int* point_map, int point_stride) {
   if constexpr (Last) {
-    const int target = point_map ? point_map[position] : position;
+    const int target = (point_map ? point_map[position] : position) * point_stride;
 #pragma unroll
     for (int v = 0; v < Vout; ++v) out[(f * Vout + v) * out_stride + target] = sum[v];
   } else {
@@ -108,11 +109,11 @@ FEINTERP_HD void accumulate_stage_term(Real (&sum)[Vout], Real b, Real g, const 
 ///
 /// Intermediate stages write out[(f * variants_out + v') * size + position], size the stage's output
 /// per variant, position the output's place in the layout above. The last stage writes
-/// out[(f * d + k) * out_stride + point_map[l]] (values: out[f * out_stride + point_map[l]]): the
-/// caller's row stride, and the lattice point l mapped to the point set's order (null: l itself).
+/// out[(f * d + k) * out_stride + point_map[l] * point_stride] (values: f * out_stride + ...): the
+/// caller's strides, and the lattice point l mapped to the point set's order (null: l itself).
 template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
 FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
-                                 int out_stride = 0, const int* point_map = nullptr) {
+                                 int out_stride = 0, const int* point_map = nullptr, int point_stride = 1) {
   using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
   constexpr bool last = Shape::last;
   constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
@@ -138,7 +139,8 @@ FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* 
       for (int t = 0; t < Vin; ++t) x[t] = source[t * in_size + a * inner];
       accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x);
     }
-    store_stage_outputs<Vout, last>(out, f, (o * Q1 + q) * inner + i, sum, out_size, out_stride, point_map);
+    store_stage_outputs<Vout, last>(out, f, (o * Q1 + q) * inner + i, sum, out_size, out_stride, point_map,
+                                    point_stride);
   }
 }
 

@@ -76,10 +76,11 @@ FEINTERP_HD constexpr int tensor_lines_stage_size(int d, int P1, int Q1, int fie
 }
 
 /// Stage `Stage`, one line per worker, in the line layout above; the arguments are tensor_contract's.
-/// The last stage writes out[(f * Vout + v) * out_stride + point_map[l]] (null map: l itself).
+/// The last stage writes out[(f * Vout + v) * out_stride + point_map[l] * point_stride] (null map: l
+/// itself).
 template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
 FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
-                                       int out_stride = 0, const int* point_map = nullptr) {
+                                       int out_stride = 0, const int* point_map = nullptr, int point_stride = 1) {
   using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
   constexpr bool last = Shape::last;
   constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
@@ -112,7 +113,8 @@ FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, 
       for (int a = 0; a < P1; ++a)
         accumulate_stage_term<Vin, Vout, Gradients, last>(sum, B[q * P1 + a], Gradients ? G[q * P1 + a] : Real(0), x[a]);
       // The last stage (outer = 1): position is the lattice point.
-      store_stage_outputs<Vout, last>(out, f, o * out_outer_step + q * inner + i, sum, out_size, out_stride, point_map);
+      store_stage_outputs<Vout, last>(out, f, o * out_outer_step + q * inner + i, sum, out_size, out_stride, point_map,
+                                      point_stride);
     }
   }
 }

@@ -88,7 +88,7 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
   constexpr int N = integer_power(P1, D), Q = integer_power(Q1, D);
   constexpr int R = K == Kind::values ? 1 : K == Kind::reference_gradients ? D : S;
   constexpr int field_size = Lines ? tensor_lines_lattice_size(D, P1) : N;
-  const int Qp = Q | 1;  // the kernel's padded point stride
+  constexpr int CRp = (C * R) | 1;  // the kernel's output rows: [q][c * R + r], CR rounded up to odd per point
   const double* B = t.values_1d.data();
   const double* G = t.derivatives_1d.data();
   const int* point_map = t.point_of_lattice.data();
@@ -106,46 +106,49 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
                              : tensor_stage_size(D, P1, Q1, F, gradients, s));
   };
   // Stage s by every worker in turn.
-  auto stage = [&](auto s_constant, const std::vector<double>& from, std::vector<double>& to, int stride, const int* map) {
+  auto stage = [&](auto s_constant, const std::vector<double>& from, std::vector<double>& to, int stride, const int* map,
+                   int point_stride) {
     constexpr int s = decltype(s_constant)::value;
     for (int w = 0; w < workers; ++w) {
       if constexpr (Lines)
-        tensor_contract_lines<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map);
+        tensor_contract_lines<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map,
+                                                          point_stride);
       else
-        tensor_contract<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map);
+        tensor_contract<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map, point_stride);
     }
   };
   std::vector<double> s0(stage_size(0), std::nan(""));
   std::vector<double> s1(D == 3 ? stage_size(1) : 0, std::nan(""));
-  // The last stage: straight into the output rows [(c * R + r) * Qp + q], or, for physical gradients,
+  // The last stage: straight into the output rows [q * CRp + c * R + r], or, for physical gradients,
   // into the reference gradients of all F fields on the lattice, [(f * D + d) * Q + l].
-  std::vector<double> last(physical ? std::size_t(F) * D * Q : std::size_t(C) * R * Qp, std::nan(""));
-  const int last_stride = physical ? Q : Qp;
+  std::vector<double> last(physical ? std::size_t(F) * D * Q : std::size_t(Q) * CRp, std::nan(""));
+  const int last_stride = physical ? Q : 1;
   const int* last_map = physical ? nullptr : point_map;
-  stage(std::integral_constant<int, 0>{}, in, s0, 0, nullptr);
+  const int last_point_stride = physical ? 1 : CRp;
+  stage(std::integral_constant<int, 0>{}, in, s0, 0, nullptr, 1);
   if constexpr (D == 2) {
-    stage(std::integral_constant<int, 1>{}, s0, last, last_stride, last_map);
+    stage(std::integral_constant<int, 1>{}, s0, last, last_stride, last_map, last_point_stride);
   } else {
-    stage(std::integral_constant<int, 1>{}, s0, s1, 0, nullptr);
-    stage(std::integral_constant<int, 2>{}, s1, last, last_stride, last_map);
+    stage(std::integral_constant<int, 1>{}, s0, s1, 0, nullptr, 1);
+    stage(std::integral_constant<int, 2>{}, s1, last, last_stride, last_map, last_point_stride);
   }
   Results r;
   r.out.assign(std::size_t(Q) * C * R, std::nan(""));
   r.detj.assign(std::size_t(Q), std::nan(""));
   std::vector<double> rows = last;
   if constexpr (physical) {
-    rows.assign(std::size_t(C) * S * Qp, std::nan(""));
+    rows.assign(std::size_t(Q) * CRp, std::nan(""));
     for (int w = 0; w < workers; ++w)
       for (int l = w; l < Q; l += workers) {
         unsigned orientation = 0;
         const int q = point_map[l];
         r.detj[std::size_t(q)] =
-            tensor_physical_gradients<D, S, C>(last.data(), Q, l, rows.data(), Qp, q, orientation);
+            tensor_physical_gradients<D, S, C>(last.data(), Q, l, rows.data() + std::size_t(q) * CRp, 1, 0, orientation);
         EXPECT_EQ(orientation, orientation_positive) << "point " << q;
       }
   }
   for (int q = 0; q < Q; ++q)
-    for (int cr = 0; cr < C * R; ++cr) r.out[std::size_t(q) * C * R + cr] = rows[std::size_t(cr) * Qp + q];
+    for (int cr = 0; cr < C * R; ++cr) r.out[std::size_t(q) * C * R + cr] = rows[std::size_t(q) * CRp + cr];
   return r;
 }
 

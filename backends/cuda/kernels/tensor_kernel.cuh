@@ -23,13 +23,15 @@
 //                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md)
 //   4. stages       tensor_contract_lines, axis 0, 1 (, 2), between the element's two buffers
 //                   (launch/tensor_launch_shape.hpp); the last stage writes the output rows
-//                   [c*R + r][q] through point_of_lattice (the point permutation, on the way out), or, for
-//                   physical gradients, all F x d reference gradients on the lattice
+//                   [q][c*R + r] (CRp reals per point, launch/tensor_launch_shape.hpp) through
+//                   point_of_lattice (the point permutation, on the way out), or, for physical
+//                   gradients, all F x d reference gradients on the lattice
 //   5. points       physical gradients: J, det J, K and the C x S gradients at each lattice point
 //                   (tensor_physical_gradients: the dense kernel's geometry.hpp calls, in double), det J
 //                   to args.detj, and the orientation policy as in the dense kernel (a per-element word,
 //                   then args.first_bad by atomicMin)
-//   6. store        as the dense kernel: the group's E * Q * C * R reals in global order
+//   6. store        as the dense kernel: the group's E * Q * C * R reals in global order, each element's
+//                   rows read in their own order, consecutive threads at consecutive words
 //
 // Precision: fields, coordinates, tables, stage data and outputs are Real (double or float); J, det J and
 // K are computed in double from the Real reference gradients of the coordinates. In FP32 an output
@@ -75,7 +77,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
 
   const int elements_per_block = blockDim.z;
   const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real));
-  const int Qp = layout.padded_points;
+  constexpr int CRp = tensor_output_point_stride(D, Q1, CR);  // layout.padded_results, as a constant
   extern __shared__ __align__(16) unsigned char shared[];
   int* s_maps = reinterpret_cast<int*>(shared + layout.maps);      // node_lattice, then point_of_lattice
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
@@ -145,9 +147,9 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     if (active) {
       if constexpr (physical)  // every field's reference gradients, [(f * D + d) * Q + l]
         tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Q);
-      else  // the output rows [(c * R + r) * Qp + q]
-        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Qp,
-                                                              point_of_lattice);
+      else  // the output rows [q * CRp + c * R + r]
+        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, 1,
+                                                              point_of_lattice, CRp);
     }
     __syncthreads();
 
@@ -159,7 +161,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
         for (int l = worker; l < Q; l += workers) {
           const int q = point_of_lattice[l];
           const double det =
-              tensor_physical_gradients<D, S, C>(mine[last_out], Q, l, mine[last_in], Qp, q, orientation);
+              tensor_physical_gradients<D, S, C>(mine[last_out], Q, l, mine[last_in] + q * CRp, 1, 0, orientation);
           if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         }
         if (orientation) atomicOr(s_orientation + z, orientation);
@@ -179,11 +181,9 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     const Real* rows = s_buffer[output_buffer];
     const int row_stride = layout.stride[output_buffer];
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
-    for (int i = thread; i < here * per_element; i += threads, walk.next()) {
-      const int q = walk.r / CR, cr = walk.r - q * CR;  // CR is a constant
-      out[i] = rows[walk.element * row_stride + cr * Qp + q];
-    }
+    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
+    for (int i = thread; i < here * per_element; i += threads, walk.next())
+      out[i] = rows[walk.element * row_stride + (CRp == CR ? walk.r : walk.r + walk.r / CR)];  // CR a constant
   }
 }
 

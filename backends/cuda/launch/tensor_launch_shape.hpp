@@ -19,12 +19,17 @@
 //
 //   item 0       gathered fields           F * L                 F = C, + S coordinates for physical
 //   item 1 + s   stage s's output, s < d-1 tensor_lines_stage_size
-//   item d       the last stage's output   values, reference gradients: the output rows C * R * Qp;
+//   item d       the last stage's output   values, reference gradients: the output rows Q * CRp;
 //                                          physical gradients: the F * d reference gradients, F * d * Q
-//   item d + 1   physical gradients only   the output rows, C * S * Qp
+//   item d + 1   physical gradients only   the output rows, Q * CRp
 //
-// item i lives in buffer i % 2, each buffer as large as its largest item; the output rows, [c*R + r][q]
-// with Qp = Q rounded up to odd as in the dense kernel, are what the store reads. Per-element strides
+// item i lives in buffer i % 2, each buffer as large as its largest item. The output rows are the dense
+// kernel's staging order (launch/shared_layout.hpp), [q][c*R + r], CRp reals per point
+// (tensor_output_point_stride): the store reads them in global order, consecutive threads at
+// consecutive words. The order before, [c*R + r][q] with rows of Q rounded up to odd, made the store
+// read at the stride Qp: at hex p3 C = 1, reference gradients, 3 wavefronts per 16 reals instead of 1,
+// and Nsight Compute's shared-load wavefronts went from 67.6 to 43.7 per element with the change
+// (tuning/results/nvidia-h100-80gb-hbm3/output-rows.md). Per-element strides
 // are odd numbers of reals, so that the elements of one warp (at 2 threads per element, a p = 1
 // quadrilateral has 16 in a warp) start in different banks.
 #pragma once
@@ -78,8 +83,22 @@ FEINTERP_HD constexpr int tensor_forward_threads_per_element(int dimension, int 
   return threads < max_threads_per_element ? threads : max_threads_per_element;
 }
 
+/// Reals per point of the output rows [q][c*R + r] (CR = C * R of them). The last stage writes them
+/// through point_of_lattice, one instruction per (q_(d-1), result) for the Q1^(d-1) lines of each field,
+/// and the store reads them back in order, 16 consecutive reals per half warp (FP64). When an element's
+/// lines fill half a half warp or more (Q1^(d-1) >= 8: hexahedra of Q1 >= 3), its permuted points need
+/// an odd stride to spread over the banks, so CR is rounded up to odd; with fewer lines (quadrilaterals,
+/// Q1 = 2 hexahedra) a half warp holds several elements, which their odd strides spread already, and the
+/// padding would cost memory and a second wavefront on each read that crosses it. Counted with the real
+/// Gmsh point maps (wavefronts per element, last-stage writes + store reads, odd / unpadded): hex p3
+/// C = 2 reference gradients 102 / 114, hex p2 C = 4 88 / 100; quad p3 C = 1 9 / 6.5, quad p3 C = 2
+/// 16 / 10, hex p1 C = 4 36 / 12 (tuning/results/nvidia-h100-80gb-hbm3/output-rows.md).
+FEINTERP_HD constexpr int tensor_output_point_stride(int dimension, int points_per_direction, int results) {
+  return integer_power(points_per_direction, dimension - 1) >= 8 ? (results | 1) : results;
+}
+
 struct TensorSharedLayout {
-  int padded_points;         ///< Qp = Q rounded up to odd
+  int padded_results;        ///< CRp: reals per point of the output rows (tensor_output_point_stride)
   int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
   int stride[2];             ///< reals per element in each buffer (odd)
   std::size_t maps;          ///< byte offsets from the start
@@ -99,13 +118,13 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   const int fields = tensor_forward_fields(op, components, space_dimension);
   const int R = result_directions(op, d, space_dimension);
   TensorSharedLayout layout{};
-  layout.padded_points = Q | 1;
+  layout.padded_results = tensor_output_point_stride(d, Q1, components * R);
   // The items in order (d + 2 at most: d <= 3), then each buffer's largest.
   int items[5] = {fields * tensor_lines_lattice_size(d, P1), 0, 0, 0, 0};
   int count = 1;
   for (int s = 0; s + 1 < d; ++s) items[count++] = tensor_lines_stage_size(d, P1, Q1, fields, gradients, s);
   if (physical) items[count++] = fields * d * Q;
-  items[count++] = components * R * layout.padded_points;
+  items[count++] = Q * layout.padded_results;
   layout.output_buffer = (count - 1) % 2;
   int largest[2] = {1, 1};
   for (int i = 0; i < count; ++i)
