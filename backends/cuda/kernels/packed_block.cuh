@@ -93,15 +93,21 @@ __device__ __forceinline__ void wait_for_gather() {
   __pipeline_wait_prior(0);
 }
 
+/// Where result i of a run in [q][cr] order (CR reals per point) sits in shared memory when each point's
+/// CR reals are followed by CRp - CR padding words (CRp = CR or CR + 1): i, or i + i / CR (the paddings
+/// of the points before it; CR a constant: a multiply, not a division).
+template <int CR, int CRp>
+__device__ __forceinline__ int padded_result_index(int i) {
+  static_assert(CRp == CR || CRp == CR + 1, "one padding word per point at most");
+  return CRp == CR ? i : i + i / CR;
+}
+
 /// Writes a group's staged results to their contiguous run `out` (count = elements * Q * CR reals, in
 /// global order [e][q][cr]): shared memory holds them in that order with one padding word after every
-/// CR when CR is even (launch/shared_layout.hpp: why), so entry i is at i, or at i + i / CR (the
-/// paddings of the points before it; CR a constant: a multiply, not a division). Consecutive threads
-/// write consecutive reals.
+/// CR when CR is even (launch/shared_layout.hpp: why). Consecutive threads write consecutive reals.
 template <int CR, class Real>
 __device__ __forceinline__ void store_group_results(Real* out, const Real* staged, int count, const BlockThreads& b) {
-  constexpr int CRp = CR | 1;
-  for (int i = b.thread; i < count; i += b.threads) out[i] = staged[CRp == CR ? i : i + i / CR];
+  for (int i = b.thread; i < count; i += b.threads) out[i] = staged[padded_result_index<CR, (CR | 1)>(i)];
 }
 
 }  // namespace feinterp::backends::cuda

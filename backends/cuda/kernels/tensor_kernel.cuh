@@ -183,7 +183,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
     RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
     for (int i = thread; i < here * per_element; i += threads, walk.next())
-      out[i] = rows[walk.element * row_stride + (CRp == CR ? walk.r : walk.r + walk.r / CR)];  // CR a constant
+      out[i] = rows[walk.element * row_stride + padded_result_index<CR, CRp>(walk.r)];
   }
 }
 
