@@ -330,14 +330,26 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
   if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
 }
 
-TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePrecisionAndTensorVariant) {
-  std::shared_ptr<const TuningTable> h100;
+namespace {
+std::shared_ptr<const TuningTable> embedded_table_of(const std::string& device) {
   for (const auto& t : embedded_tuning_tables())
-    if (t->device == "NVIDIA H100 80GB HBM3") h100 = t;
-  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (backends/cuda/tuning/tables/nvidia-h100-80gb-hbm3.txt)";
-  EXPECT_EQ(h100->major, 9);
-  EXPECT_EQ(h100->minor, 0);
-  EXPECT_EQ(h100->point_set, "nodes");
+    if (t->device == device) return t;
+  return nullptr;
+}
+
+/// What a sweep measured, beyond one dense entry per configuration: which transposes of the tensor-product
+/// shapes were timed in both variants, and which configurations were timed on the tensor cores.
+struct SweptVariants {
+  bool fp32_tensor_transposes;       // the quadrilateral and hexahedron transposes in fp32 too (else fp64 only)
+  bool tensor_cores_on_every_shape;  // fp64 values and reference gradients of every type (else p2, p3 simplices)
+};
+
+/// Every (type, C = 1 and d, operation, precision) has an entry within the launch's 512 threads, and the
+/// variants the sweep timed have theirs, so that the table, not the default rule, picks among them.
+void expect_covers_every_configuration(const TuningTable& table, SweptVariants swept) {
+  EXPECT_EQ(table.major, 9);
+  EXPECT_EQ(table.minor, 0);
+  EXPECT_EQ(table.point_set, "nodes");
   for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
     for (int p = 1; p <= 3; ++p)
       for (int C : {1, dimension(shape)})
@@ -346,35 +358,47 @@ TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePre
             const ElementType type{shape, p};
             const int Q = nodes_per_element(type);
             const LaunchShape launch{type, op, Q, C, default_space_dimension(type), precision};
-            const TuningEntry* e = h100->find({type, op, C, Q, precision});
-            ASSERT_NE(e, nullptr) << "no entry for " << to_string(type) << " C = " << C << " " << operation_name(op)
-                                  << " " << precision_name(precision);
-            // Within what the launch allows: 512 threads per block.
+            const TuningEntry* e = table.find({type, op, C, Q, precision});
+            ASSERT_NE(e, nullptr) << table.device << ": no entry for " << to_string(type) << " C = " << C << " "
+                                  << operation_name(op) << " " << precision_name(precision);
             EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
-            // v3: the forward operations of the tensor-product shapes, and their transposes in fp64, are
-            // timed in both variants, so that the table, not the default rule, picks one.
             if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) &&
-                (!is_transpose(op) || precision == Precision::fp64)) {
+                (!is_transpose(op) || precision == Precision::fp64 || swept.fp32_tensor_transposes)) {
               LaunchShape tensor = launch;
               tensor.variant = KernelVariant::sum_factorised;
               tensor.points_per_direction = p + 1;
-              const TuningEntry* t = h100->find({type, op, C, Q, precision, KernelVariant::sum_factorised});
-              ASSERT_NE(t, nullptr) << "no sum_factorised entry for " << to_string(type) << " C = " << C << " "
-                                    << operation_name(op) << " " << precision_name(precision);
+              const TuningEntry* t = table.find({type, op, C, Q, precision, KernelVariant::sum_factorised});
+              ASSERT_NE(t, nullptr) << table.device << ": no sum_factorised entry for " << to_string(type) << " C = " << C
+                                    << " " << operation_name(op) << " " << precision_name(precision);
               EXPECT_LE(t->elements_per_block * threads_per_element(tensor), 512) << to_string(type);
             }
-            // The tensor cores were timed against the dense kernel on the p2 and p3 simplices, fp64 values
-            // and reference gradients (the configurations whose dense product is largest).
-            if ((shape == Shape::triangle || shape == Shape::tetrahedron) && p >= 2 && precision == Precision::fp64 &&
+            const bool simplex = shape == Shape::triangle || shape == Shape::tetrahedron;
+            if ((swept.tensor_cores_on_every_shape || (simplex && p >= 2)) && precision == Precision::fp64 &&
                 (op == Operation::values || op == Operation::reference_gradients)) {
               LaunchShape tensor_cores = launch;
               tensor_cores.variant = KernelVariant::dense_tensor_cores;
-              const TuningEntry* t = h100->find({type, op, C, Q, precision, KernelVariant::dense_tensor_cores});
-              ASSERT_NE(t, nullptr) << "no dense_tensor_cores entry for " << to_string(type) << " C = " << C << " "
-                                    << operation_name(op);
+              const TuningEntry* t = table.find({type, op, C, Q, precision, KernelVariant::dense_tensor_cores});
+              ASSERT_NE(t, nullptr) << table.device << ": no dense_tensor_cores entry for " << to_string(type)
+                                    << " C = " << C << " " << operation_name(op);
               EXPECT_LE(t->elements_per_block * threads_per_element(tensor_cores), 512) << to_string(type);
             }
           }
+}
+}  // namespace
+
+TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePrecisionAndTensorVariant) {
+  const auto h100 = embedded_table_of("NVIDIA H100 80GB HBM3");
+  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (backends/cuda/tuning/tables/nvidia-h100-80gb-hbm3.txt)";
+  // Merged from sweeps of different dates: the fp32 transposes of the tensor shapes were timed dense only,
+  // and the tensor cores against the dense kernel on the simplices whose dense product is largest.
+  expect_covers_every_configuration(*h100, {false, false});
+}
+
+TEST(EmbeddedTables, H200TableCoversEveryVariantOfEveryConfiguration) {
+  const auto h200 = embedded_table_of("NVIDIA H200");
+  if (!h200) GTEST_SKIP() << "no H200 table checked in yet (backends/cuda/tuning/tables/nvidia-h200.txt)";
+  // One day's three sweeps, every variant that applies.
+  expect_covers_every_configuration(*h200, {true, true});
 }
 
 // ---- the kernel variant (launch/kernel_variant_choice.hpp) --------------------------------------------
