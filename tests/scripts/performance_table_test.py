@@ -11,8 +11,9 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from scratch_directory import ScratchDirectoryTest
 
 SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "performance_table.py")
 COLUMNS = ["element", "order", "components", "operation", "precision", "variant", "elements", "points", "packed_ms",
@@ -26,9 +27,9 @@ def run(*args):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
 
 
-class PerformanceTable(unittest.TestCase):
+class PerformanceTable(ScratchDirectoryTest):
     def setUp(self):
-        self.directory = tempfile.TemporaryDirectory()
+        super().setUp()
         self.random = random.Random()  # fresh inputs each run
         self.rows = []
         for element, order, components in CONFIGURATIONS:
@@ -49,15 +50,6 @@ class PerformanceTable(unittest.TestCase):
         self.mfem = {c: self.random.uniform(0.1, 8.0) for c in CONFIGURATIONS}
         self.order = list(CONFIGURATIONS)
         self.random.shuffle(self.order)  # the table follows the MFEM file's order
-
-    def tearDown(self):
-        self.directory.cleanup()
-
-    def write(self, name, text):
-        path = os.path.join(self.directory.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
 
     def bench_csv(self, rows=None):
         out = io.StringIO()

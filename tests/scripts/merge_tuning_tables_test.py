@@ -7,8 +7,9 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from scratch_directory import ScratchDirectoryTest
 
 SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "merge_tuning_tables.py")
 HEADER = "device: NVIDIA Test GPU\ncompute_capability: 9.0\npoints: nodes\n"
@@ -31,19 +32,10 @@ def entries(path):
     return table
 
 
-class MergeTuningTables(unittest.TestCase):
+class MergeTuningTables(ScratchDirectoryTest):
     def setUp(self):
-        self.directory = tempfile.TemporaryDirectory()
+        super().setUp()
         self.rng = random.Random()  # fresh counts and times each run
-
-    def tearDown(self):
-        self.directory.cleanup()
-
-    def write(self, name, text):
-        path = os.path.join(self.directory.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
 
     def count(self):
         return self.rng.choice([1, 2, 4, 8, 16, 32, 64])
