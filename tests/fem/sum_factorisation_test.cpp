@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include <feinterp/backends/cuda/launch/tensor_launch_shape.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/quadrature.hpp>
@@ -88,7 +89,8 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
   constexpr int N = integer_power(P1, D), Q = integer_power(Q1, D);
   constexpr int R = K == Kind::values ? 1 : K == Kind::reference_gradients ? D : S;
   constexpr int field_size = Lines ? tensor_lines_lattice_size(D, P1) : N;
-  constexpr int CRp = (C * R) | 1;  // the kernel's output rows: [q][c * R + r], CR rounded up to odd per point
+  // The kernel's output rows: [q][c * R + r], CRp reals per point (CR rounded up to odd where it pays).
+  constexpr int CRp = backends::cuda::tensor_output_point_stride(D, Q1, C * R);
   const double* B = t.values_1d.data();
   const double* G = t.derivatives_1d.data();
   const int* point_map = t.point_of_lattice.data();
