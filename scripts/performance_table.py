@@ -97,10 +97,8 @@ def name(key):
     return f"{key[0]} p{key[1]}"
 
 
-def table(bench, mfem):
-    """The Markdown rows (header first) and the keys in their order."""
-    precisions = [p for p in PRECISIONS if any(p in v for v in bench.values())]
-    keys = list(mfem) if mfem is not None else sorted(bench)
+def table(bench, mfem, keys, precisions):
+    """The Markdown rows, header first, of the configurations `keys` in the `precisions` the CSV holds."""
     header = "| element | C | Q |"
     for p in precisions:
         header += f" {p.upper()} ms | variant | e/blk | share of copy | host µs |"
@@ -116,7 +114,7 @@ def table(bench, mfem):
         if mfem is not None:
             line += f" {mfem[key]:.3f} |"
         lines.append(line)
-    return lines, keys, precisions
+    return lines
 
 
 def summary(bench, mfem, keys, precisions):
@@ -152,11 +150,12 @@ def main(argv):
                 raise InputError(f"{args.bench}: no {args.operation} row for {name(key)} C = {key[2]}, which "
                                  f"{args.mfem} lists")
         precisions = [p for p in PRECISIONS if any(p in v for v in bench.values())]
-        for key in (mfem if mfem is not None else bench):
+        keys = list(mfem) if mfem is not None else sorted(bench)
+        for key in keys:
             absent = [p for p in precisions if p not in bench[key]]
             if absent:
                 raise InputError(f"{args.bench}: no {absent[0]} row for {name(key)} C = {key[2]}")
-        rows, keys, precisions = table(bench, mfem)
+        rows = table(bench, mfem, keys, precisions)
         notes = summary(bench, mfem, keys, precisions)
     except InputError as e:
         print(f"performance_table: error: {e}", file=sys.stderr)
