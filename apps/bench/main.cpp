@@ -17,6 +17,9 @@
 //                                        dense against sum-factorised on the same meshes and data
 //   feinterp-bench --elements tri,tet --variants dense,dense_tensor_cores
 //                                        the dense product on CUDA cores against FP64 tensor cores
+//   feinterp-bench --elements quad,hex --variants sum_factorised --tensor-strides odd
+//                                        the sum-factorised kernel at the smallest odd buffer strides
+//                                        (launch/tensor_bank_conflicts.hpp), against the default run
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -94,7 +97,14 @@ int main(int argc, char** argv) {
                  "capability 8.0+); skipped, with a note, where it does not apply")
       ->delimiter(',')
       ->check(CLI::IsMember({"auto", "dense", "sum_factorised", "dense_tensor_cores"}));
+  std::string tensor_strides = "counted";
+  app.add_option("--tensor-strides", tensor_strides,
+                 "the sum-factorised forward kernel's per-element buffer strides: counted (each buffer's residue "
+                 "with the fewest bank conflicts, the default) or odd (the smallest odd ones, to measure what the "
+                 "count buys)")
+      ->check(CLI::IsMember({"counted", "odd"}));
   CLI11_PARSE(app, argc, argv);
+  const cuda::TensorStrides strides = tensor_strides == "odd" ? cuda::TensorStrides::odd : cuda::TensorStrides::counted;
   int& repeats = run.repeats;
   const int warmup = run.warmup;
   const std::string& csv_path = run.csv_path;
@@ -115,7 +125,7 @@ int main(int argc, char** argv) {
             const std::vector<double> reference = bench.result(baseline);
             double baseline_ms = 0;
             for (const std::string& name : variant_names) {
-              tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name)};
+              tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name), strides};
               std::string why_not;
               if (packed.variant && !variant_applies_here(type, op, points, C, precision, *packed.variant, &why_not)) {
                 std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (%s), skipped\n", C, operation_name(op),
@@ -158,7 +168,8 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
-        << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator << ", git "
+        << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator
+        << ", tensor strides " << tensor_strides << ", git "
         << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,variant,elements,nodes,points,minimal_bytes,rotations,"
            "baseline_ms,packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"

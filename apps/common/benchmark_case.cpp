@@ -26,7 +26,8 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   struct Set {
     std::shared_ptr<const cuda::DeviceBlock> block;
     cuda::DeviceBuffer<Real> field, coordinates, out, detj;
-    std::map<std::tuple<int, int, int>, std::unique_ptr<cuda::Plan<Real>>> plans;  // per (kernel, elements_per_block, variant)
+    std::map<std::tuple<int, int, int, int>, std::unique_ptr<cuda::Plan<Real>>>
+        plans;  // per (kernel, elements_per_block, variant, tensor strides)
   };
   CaseSpec spec;
   std::vector<Set> sets;
@@ -70,12 +71,14 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   }
 
   cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
-    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? int(*l.variant) : -1}];
+    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? int(*l.variant) : -1,
+                                                               int(l.tensor_strides)}];
     if (!p) {
       cuda::PlanOptions options;
       options.kernel = l.kernel;
       options.elements_per_block = l.elements_per_block;
       options.variant = l.variant;
+      options.tensor_strides = l.tensor_strides;
       options.summation = spec.summation;
       p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
                                              options);

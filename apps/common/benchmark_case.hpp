@@ -36,6 +36,7 @@ struct CaseLaunch {
   cuda::Kernel kernel = cuda::Kernel::packed;
   int elements_per_block = 0;
   std::optional<cuda::KernelVariant> variant;
+  cuda::TensorStrides tensor_strides = cuda::TensorStrides::counted;
 };
 
 class BenchmarkCase {

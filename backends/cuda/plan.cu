@@ -14,6 +14,7 @@
 #include "kernels/tensor_kernel_set.hpp"
 #include "kernels/tensor_transpose_kernel_set.hpp"
 #include "launch/kernel_variant_choice.hpp"
+#include "launch/tensor_bank_conflicts.hpp"
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
 
@@ -121,6 +122,15 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
     l.block = dim3(unsigned(l.config.threads_per_element));
     return l;
   }
+  if (shape.variant == KernelVariant::sum_factorised && !is_transpose(op) && options_.tensor_strides == TensorStrides::counted) {
+    // Strides chosen for the bank pattern cost up to shared_bank_words - 1 reals per element and buffer:
+    // taken only where the block's count still fits with them (a count that fits only without them, as a
+    // sweep may ask for, runs at the odd strides).
+    LaunchShape counted = shape;
+    counted.tensor_buffer_residues = choose_tensor_buffer_residues(shape, tensor_->node_lattice, tensor_->point_of_lattice);
+    const int count = options_.elements_per_block ? options_.elements_per_block : choose_elements_per_block(shape, device);
+    if (count <= max_elements_per_block(counted, device)) shape = counted;
+  }
   l.config = packed_launch_config(shape, options_.elements_per_block, device);
   allow_shared_memory(l.kernels.packed, l.config.shared_bytes);
   // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
@@ -168,6 +178,8 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
   args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;
   args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
   std::copy(tensor_tables_.begin(), tensor_tables_.end(), args.tensor_tables);
+  args.tensor_buffer_residues[0] = l.config.tensor_buffer_residues.buffer[0];
+  args.tensor_buffer_residues[1] = l.config.tensor_buffer_residues.buffer[1];
   const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;
   function(l.grid, l.block, l.config.shared_bytes, stream, args);
   check_launch(operation_name(op));

@@ -48,6 +48,12 @@ enum class Kernel {
   baseline,  ///< one element per block, the seed's port (for benchmarks)
 };
 
+/// The sum-factorised forward kernel's per-element buffer strides (launch/tensor_launch_shape.hpp).
+enum class TensorStrides {
+  counted,  ///< each buffer's residue with the fewest bank conflicts (launch/tensor_bank_conflicts.hpp)
+  odd,      ///< the smallest odd strides (to measure what the counted ones buy)
+};
+
 struct PlanOptions {
   int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
   Kernel kernel = Kernel::packed;
@@ -57,6 +63,7 @@ struct PlanOptions {
   std::optional<KernelVariant> variant;
   cudaStream_t stream = nullptr;
   Summation summation = Summation::atomic;  ///< nodal transposes
+  TensorStrides tensor_strides = TensorStrides::counted;
 };
 
 template <class Real>

@@ -165,6 +165,38 @@ TEST_P(SumFactorisedGpu, EveryElementsPerBlockGivesIdenticalResults) {
   }
 }
 
+// The per-element buffer strides (launch/tensor_bank_conflicts.hpp) move data, not arithmetic: the
+// counted strides give bitwise the results of the smallest odd ones, in both precisions, at the nodes and
+// at a Gauss rule; and where the count found fewer bank conflicts, the launch really runs other strides.
+TEST_P(SumFactorisedGpu, CountedStridesGiveTheResultsOfTheOddStrides) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int D = dimension(type.shape);
+  const test::RandomBlock block = random_block(type, 1009, rng, 0.01, D);
+  int moved = 0;
+  for (const PointSet& points : {element_nodes(type), quadrature_rule(type.shape, 2 * type.order + 2)})
+    for (int C : {1, D}) {
+      const std::vector<double> u = random_field(block.node_count(), C, rng);
+      for (Operation op : forward_operations) {
+        SCOPED_TRACE(points.name + ", " + operation_name(op) + ", C = " + std::to_string(C));
+        cuda::PlanOptions odd = forced(KernelVariant::sum_factorised), counted = odd;
+        odd.tensor_strides = cuda::TensorStrides::odd;
+        const GpuRun reference = gpu<double>(op, block, points, u, C, odd);
+        ASSERT_EQ(reference.config.tensor_buffer_residues, cuda::TensorBufferResidues{});
+        ASSERT_LE(relative_error(reference.out, cpu(op, block, points, u, C).out), 1e-12);
+        const GpuRun got = gpu<double>(op, block, points, u, C, counted);
+        EXPECT_EQ(got.out, reference.out);
+        EXPECT_EQ(got.detj, reference.detj);
+        moved += !(got.config.tensor_buffer_residues == cuda::TensorBufferResidues{});
+        EXPECT_EQ(gpu<float>(op, block, points, u, C, counted).out, gpu<float>(op, block, points, u, C, odd).out);
+      }
+    }
+  EXPECT_GT(moved, 0) << "no launch of " << to_string(type) << " left the odd strides";
+}
+
 TEST_P(SumFactorisedGpu, ElementCountsAroundTheBlockSize) {
   FEINTERP_REQUIRE_GPU();
   const ElementType type = GetParam();

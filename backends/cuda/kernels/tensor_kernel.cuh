@@ -76,7 +76,8 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   constexpr int L = tensor_lines_lattice_size(D, P1);  // reals per field of the gathered lattice
 
   const int elements_per_block = blockDim.z;
-  const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real));
+  const TensorBufferResidues residues{{args.tensor_buffer_residues[0], args.tensor_buffer_residues[1]}};
+  const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real), residues);
   constexpr int CRp = tensor_output_point_stride(D, Q1, CR);  // layout.padded_results, as a constant
   extern __shared__ __align__(16) unsigned char shared[];
   int* s_maps = reinterpret_cast<int*>(shared + layout.maps);      // node_lattice, then point_of_lattice

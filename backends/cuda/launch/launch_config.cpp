@@ -63,7 +63,7 @@ std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
         .bytes;
   if (s.variant == KernelVariant::sum_factorised)
     return tensor_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction, s.space_dimension,
-                                s.op, s.components, elements_per_block, real_bytes(s.precision))
+                                s.op, s.components, elements_per_block, real_bytes(s.precision), s.tensor_buffer_residues)
         .bytes;
   if (s.variant == KernelVariant::dense_tensor_cores)
     return dense_mma_shared_layout(nodes_per_element(s.type), s.op == Operation::values ? 1 : dimension(s.type.shape),
@@ -160,6 +160,7 @@ LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, 
   if (s.points < 1) throw std::invalid_argument("interpolation needs at least one point, got " + std::to_string(s.points));
   LaunchConfig config;
   config.variant = s.variant;
+  config.tensor_buffer_residues = s.tensor_buffer_residues;
   config.threads_per_element = threads_per_element(s);
   const int limit = max_elements_per_block(s, device);
   if (limit < 1)

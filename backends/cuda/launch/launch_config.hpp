@@ -27,6 +27,7 @@
 #include "../runtime/device.hpp"
 #include "../tuning/kernel_variant.hpp"
 #include "../tuning/table.hpp"
+#include "tensor_buffer_residues.hpp"
 
 namespace feinterp::backends::cuda {
 
@@ -45,6 +46,9 @@ struct LaunchShape {
   KernelVariant variant = KernelVariant::dense;  ///< which kernel family runs it
   int points_per_direction = 0;  ///< Q1 of a tensor-product point set (points == Q1^d), else 0; what the
                                  ///< sum-factorised variant is compiled for
+  /// The sum-factorised forward kernel's per-element buffer strides modulo the banks (default: the
+  /// smallest odd ones; launch/tensor_bank_conflicts.hpp chooses others).
+  TensorBufferResidues tensor_buffer_residues;
 };
 
 /// "hexahedron p3, reference_gradients, C = 1, Q = 64, fp64, sum_factorised": for messages.
@@ -59,6 +63,7 @@ struct LaunchConfig {
   int elements_per_block = 0;
   std::size_t shared_bytes = 0;
   KernelVariant variant = KernelVariant::dense;
+  TensorBufferResidues tensor_buffer_residues;  ///< the shape's, for KernelArgs::tensor_buffer_residues
 };
 
 /// One thread per point, up to max_threads_per_element (a larger point set is looped over).

@@ -29,9 +29,14 @@
 // consecutive words. The order before, [c*R + r][q] with rows of Q rounded up to odd, made the store
 // read at the stride Qp: at hex p3 C = 1, reference gradients, 3 wavefronts per 16 reals instead of 1,
 // and Nsight Compute's shared-load wavefronts went from 67.6 to 43.7 per element with the change
-// (tuning/results/nvidia-h100-80gb-hbm3/output-rows.md). Per-element strides
-// are odd numbers of reals, so that the elements of one warp (at 2 threads per element, a p = 1
-// quadrilateral has 16 in a warp) start in different banks.
+// (tuning/results/nvidia-h100-80gb-hbm3/output-rows.md).
+//
+// Per-element strides. By default each is the smallest odd number of reals that holds the buffer's
+// items, so that the elements of one warp (at 2 threads per element, a p = 1 quadrilateral has 16 in a
+// warp) start in different banks. Where an element has fewer line threads than a wavefront has words
+// (16 in FP64), several elements share one, and which banks they meet in depends on the stride modulo
+// the bank count: the launch may then ask for a stride of another residue (TensorBufferResidues,
+// chosen by counting the kernel's accesses: launch/tensor_bank_conflicts.hpp).
 #pragma once
 
 #include <cstddef>
@@ -42,6 +47,7 @@
 #include "../../../fem/sum_factorisation.hpp"
 #include "../../../fem/sum_factorisation_lines.hpp"
 #include "shared_layout.hpp"
+#include "tensor_buffer_residues.hpp"
 
 namespace feinterp::backends::cuda {
 
@@ -100,7 +106,8 @@ FEINTERP_HD constexpr int tensor_output_point_stride(int dimension, int points_p
 struct TensorSharedLayout {
   int padded_results;        ///< CRp: reals per point of the output rows (tensor_output_point_stride)
   int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
-  int stride[2];             ///< reals per element in each buffer (odd)
+  int needed[2];             ///< reals per element each buffer must hold: its largest item
+  int stride[2];             ///< reals per element in each buffer (tensor_buffer_stride)
   std::size_t maps;          ///< byte offsets from the start
   std::size_t connectivity;
   std::size_t connectivity_stride;  ///< ints from the first connectivity buffer to the second
@@ -111,7 +118,8 @@ struct TensorSharedLayout {
 
 FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per_direction, int points_per_direction,
                                                     int space_dimension, Operation op, int components,
-                                                    int elements_per_block, std::size_t real_bytes) {
+                                                    int elements_per_block, std::size_t real_bytes,
+                                                    TensorBufferResidues residues = {}) {
   const int d = dimension, P1 = nodes_per_direction, Q1 = points_per_direction;
   const bool gradients = op != Operation::values, physical = op == Operation::physical_gradients;
   const int N = integer_power(P1, d), Q = integer_power(Q1, d);
@@ -126,12 +134,12 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   if (physical) items[count++] = fields * d * Q;
   items[count++] = Q * layout.padded_results;
   layout.output_buffer = (count - 1) % 2;
-  int largest[2] = {1, 1};
+  layout.needed[0] = layout.needed[1] = 1;
   for (int i = 0; i < count; ++i)
-    if (items[i] > largest[i % 2]) largest[i % 2] = items[i];
+    if (items[i] > layout.needed[i % 2]) layout.needed[i % 2] = items[i];
   const std::size_t E = std::size_t(elements_per_block);
-  layout.stride[0] = largest[0] | 1;
-  layout.stride[1] = largest[1] | 1;
+  for (int b = 0; b < 2; ++b)
+    layout.stride[b] = tensor_buffer_stride(layout.needed[b], residues.buffer[b], shared_bank_words(real_bytes));
   layout.maps = 0;
   layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
   // Each connectivity buffer a multiple of 4 ints, so that both start 16-byte aligned (cp.async).
