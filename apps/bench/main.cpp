@@ -80,6 +80,13 @@ std::optional<cuda::KernelVariant> requested_variant(const std::string& name) {
 
 double gbs(offset_t bytes, double ms) { return double(bytes) / (ms * 1e-3) / 1e9; }
 
+/// "3.2e-11": std::to_string prints a difference this small as 0.000000.
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", x);
+  return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,8 +148,9 @@ int main(int argc, char** argv) {
               if (!(difference <= tolerance))
                 throw std::runtime_error(std::string("packed (") + tuning::kernel_variant_name(config.variant) +
                                          ") and baseline kernels disagree for " + to_string(type) + ", C = " +
-                                         std::to_string(C) + ", " + precision_name(precision) +
-                                         ": relative difference " + std::to_string(difference));
+                                         std::to_string(C) + ", " + operation_name(op) + ", " +
+                                         precision_name(precision) + ": relative difference " +
+                                         scientific(difference) + ", expected at most " + scientific(tolerance));
               if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
               Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), bench.minimal_bytes(), baseline_ms, 0, 0,
