@@ -142,7 +142,12 @@ int main(int argc, char** argv) {
               // The dense kernels compute the same sums in the same order per element as the baseline: equal
               // to rounding of Real. The sum-factorised one sums in another order: within a few roundings of
               // each output's terms, far below these bounds for the generated meshes' fields in [-1, 1].
-              const double tolerance = precision == Precision::fp64 ? 1e-12 : 1e-5;
+              // Physical gradients pass through K = J^-T, which multiplies those roundings by cond(J): the
+              // sum-factorised and baseline kernels differ by 1.7e-12 on the ~1M-element quad p3 Gmsh
+              // mesh (H100, 2026-11-24), so they get 1e-11.
+              const double tolerance = precision == Precision::fp32                  ? 1e-5
+                                       : op == Operation::physical_gradients ? 1e-11
+                                                                             : 1e-12;
               const double difference = max_relative_difference(bench.result(packed), reference);
               const cuda::LaunchConfig config = bench.launch_config(packed);
               if (!(difference <= tolerance))
