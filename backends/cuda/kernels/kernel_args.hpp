@@ -51,8 +51,8 @@ struct KernelArgs {
   /// 384 bytes in double, within the 4 KiB of kernel parameters.
   Real tensor_tables[max_tensor_table_entries] = {};
   const int* tensor_maps = nullptr;    ///< node_lattice[n] (n < N) then point_of_lattice[l] (l < Q)
-  /// The forward kernel's per-element buffer strides modulo the banks (launch/tensor_launch_shape.hpp's
-  /// TensorBufferResidues; -1: the smallest odd stride), as the launch sized its shared memory.
+  /// The forward kernel's per-element buffer strides modulo the banks (launch/tensor_buffer_residues.hpp;
+  /// -1: the smallest odd stride), as the launch sized its shared memory.
   int tensor_buffer_residues[2] = {-1, -1};
 };
 
