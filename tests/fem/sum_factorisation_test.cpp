@@ -7,8 +7,7 @@
 // fresh random curved elements and fields, for every quadrilateral and hexahedron order, 1 to 6 points
 // per direction (Gauss rules, in their order and shuffled, and the node lattice), C = 1, d and 9, and
 // odd worker counts (a unit count that is no multiple of the workers), both the unit stages and the line
-// stages of the forward kernel (bit for bit the same; for physical gradients also the column workers of
-// fem/sum_factorisation_columns.hpp): values, reference gradients and
+// stages of the forward kernel (bit for bit the same): values, reference gradients and
 // physical gradients (S = 2 and 3 for quadrilaterals) to 1e-13; and the transposes the same way (the
 // adjoint stages, with the geometry at each point: K^T for physical gradients, w_q |det J| when weighted)
 // against the dense definition of the CPU backend.
@@ -28,7 +27,6 @@
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/sum_factorisation.hpp>
-#include <feinterp/fem/sum_factorisation_columns.hpp>
 #include <feinterp/fem/sum_factorisation_lines.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
@@ -117,11 +115,8 @@ Results dense(Kind kind, const Tabulation& table, const ElementData& e, int C) {
 /// The kernel's sequence of stages on one element, each stage run by `workers` workers in turn: the
 /// unit stages (tensor_contract) in their layout, or, Lines, the line stages of the forward kernel
 /// (fem/sum_factorisation_lines.hpp) in theirs, the padded rows left NaN so that reading one shows.
-/// Columns (physical gradients, with Lines): the last stage and the geometry fused, one worker per
-/// column of the point lattice (fem/sum_factorisation_columns.hpp).
-template <int D, int P1, int Q1, int C, Kind K, int S, bool Lines, bool Columns = false>
+template <int D, int P1, int Q1, int C, Kind K, int S, bool Lines>
 Results sum_factorised(const TensorStructure& t, const ElementData& e, int workers) {
-  static_assert(!Columns || (Lines && K == Kind::physical_gradients), "columns: the line layout's physical gradients");
   constexpr bool gradients = K != Kind::values, physical = K == Kind::physical_gradients;
   constexpr int F = physical ? C + S : C;  // the coordinates ride along as S more fields
   constexpr int N = integer_power(P1, D), Q = integer_power(Q1, D);
@@ -166,22 +161,6 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
   const int* last_map = physical ? nullptr : point_map;
   const int last_point_stride = physical ? 1 : CRp;
   stage(std::integral_constant<int, 0>{}, in, s0, 0, nullptr, 1);
-  if constexpr (Columns) {
-    if constexpr (D == 3) stage(std::integral_constant<int, 1>{}, s0, s1, 0, nullptr, 1);
-    Results r;
-    r.out.assign(std::size_t(Q) * C * R, std::nan(""));
-    r.detj.assign(std::size_t(Q), std::nan(""));
-    std::vector<double> rows(std::size_t(Q) * CRp, std::nan(""));
-    for (int w = 0; w < workers; ++w) {
-      const unsigned orientation = tensor_physical_columns<D, P1, Q1, C, S>(
-          w, workers, (D == 3 ? s1 : s0).data(), rows.data(), B, G, point_map, CRp,
-          [&](int l, double det) { r.detj[std::size_t(point_map[l])] = det; });
-      EXPECT_TRUE(orientation == 0u || orientation == orientation_positive) << "worker " << w;
-    }
-    for (int q = 0; q < Q; ++q)
-      for (int cr = 0; cr < C * R; ++cr) r.out[std::size_t(q) * C * R + cr] = rows[std::size_t(q) * CRp + cr];
-    return r;
-  }
   if constexpr (D == 2) {
     stage(std::integral_constant<int, 1>{}, s0, last, last_stride, last_map, last_point_stride);
   } else {
@@ -374,12 +353,6 @@ TEST_P(SumFactorisationTest, StagesReproduceTheDenseProductAtEveryTensorPointSet
               const Results lines = sum_factorised<D, P1, Q1, C, K, SS, true>(*t, e, workers);
               EXPECT_EQ(lines.out, units.out) << "kind " << int(K) << ", lines";
               if (K == Kind::physical_gradients) EXPECT_EQ(lines.detj, units.detj);
-              // The columns: the last line stage's sums and the points step's geometry, in the same order.
-              if constexpr (K == Kind::physical_gradients) {
-                const Results columns = sum_factorised<D, P1, Q1, C, K, SS, true, true>(*t, e, workers);
-                EXPECT_EQ(columns.out, lines.out) << "columns";
-                EXPECT_EQ(columns.detj, lines.detj) << "columns";
-              }
             };
             using values = std::integral_constant<Kind, Kind::values>;
             using reference = std::integral_constant<Kind, Kind::reference_gradients>;
