@@ -687,3 +687,55 @@ TEST_F(Registry, TableChoosesTensorCoresOnlyWhereItMeasuredTheDefaultsVariantToo
   DeviceInfo v100 = device("Test GPU 3000", 7, 0);
   EXPECT_EQ(choose_kernel_variant(tet3(), v100, table.get(), std::nullopt), KernelVariant::dense);
 }
+
+TEST_F(Registry, TableComparesTheVariantsAtTheNearestPointCountItMeasured) {
+  const std::string text = variant_table_text +
+                           "tetrahedron 3 1 reference_gradients fp64 dense 20 3 700\n"
+                           "tetrahedron 3 1 reference_gradients fp64 dense_tensor_cores 20 8 300\n"
+                           "tetrahedron 3 1 reference_gradients fp64 dense 34 3 1200\n"
+                           "tetrahedron 3 1 reference_gradients fp64 dense_tensor_cores 34 8 1300\n"
+                           "tetrahedron 3 3 reference_gradients fp64 dense 20 6 1000\n"
+                           "tetrahedron 3 3 reference_gradients fp64 dense_tensor_cores 20 8 1100\n"
+                           "tetrahedron 3 1 values fp64 dense_tensor_cores 20 8 100\n";
+  auto table = std::make_shared<const TuningTable>(parse_tuning_table(text, "nearest"));
+  auto at = [](LaunchShape s, int points) {
+    s.points = points;
+    return s;
+  };
+  // Q = 24 (the degree-6 rule): nearest to 20, where the tensor cores won; one warning naming both Q.
+  for (int repeat = 0; repeat < 2; ++repeat)
+    EXPECT_EQ(choose_kernel_variant(at(tet3(), 24), test_gpu, table.get(), std::nullopt),
+              KernelVariant::dense_tensor_cores);
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "no Q = 24 entries")) << warnings()[0];
+  EXPECT_TRUE(contains(warnings()[0], "its Q = 20 entries (line 11) choose dense_tensor_cores")) << warnings()[0];
+  // Q = 30: nearest to 34, where dense won: the default's variant, and no warning from the choice.
+  EXPECT_EQ(choose_kernel_variant(at(tet3(), 30), test_gpu, table.get(), std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(warnings().size(), 1u);
+  // Q = 27, 7 from both: the smaller count's comparison (TuningTable::nearest).
+  EXPECT_EQ(choose_kernel_variant(at(tet3(), 27), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense_tensor_cores);
+  // C = 3: dense won at Q = 20, so it runs at Q = 24 too.
+  EXPECT_EQ(choose_kernel_variant(at(tet3(Operation::reference_gradients, 3), 24), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense);
+  // Values: a tensor-core entry without the default's, at any Q: the default.
+  EXPECT_EQ(choose_kernel_variant(at(tet3(Operation::values), 24), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense);
+  // Hexahedra p3 at 5 x 5 x 5 points: the Q = 64 comparisons. Reference gradients: sum-factorised 900
+  // against dense 3000 us. Values: dense 500 against 700 us, which overrides the default (sum-factorised).
+  auto hex125 = [](Operation op) {
+    LaunchShape s = tensor_hex3(op);
+    s.points = 125;
+    s.points_per_direction = 5;
+    return s;
+  };
+  EXPECT_EQ(choose_kernel_variant(hex125(Operation::reference_gradients), test_gpu, table.get(), std::nullopt),
+            KernelVariant::sum_factorised);
+  EXPECT_EQ(choose_kernel_variant(hex125(Operation::values), test_gpu, nullptr, std::nullopt),
+            KernelVariant::sum_factorised);
+  EXPECT_EQ(choose_kernel_variant(hex125(Operation::values), test_gpu, table.get(), std::nullopt),
+            KernelVariant::dense);
+  // The elements per block follow the chosen variant's own nearest entry, scaled (launch_config.cpp).
+  EXPECT_EQ(choose_elements_per_block(as(at(tet3(), 24), KernelVariant::dense_tensor_cores), test_gpu, table.get()),
+            8);
+}

@@ -114,15 +114,27 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
                           " does not apply to " + describe_launch(s) + " (" + why + "): the dense kernel runs it");
     return KernelVariant::dense;
   }
-  // 3. The table, when it measured the default's variant: the fastest of the variants it measured.
+  // 3. The table, when it measured the default's variant: at this Q, else at the Q nearest to it that it
+  // measured that variant at. The variants are compared at that one Q, where the sweep timed them side by
+  // side; another Q's winner stands in for this one's, as its elements_per_block does (launch_config.cpp).
   const KernelVariant fallback = default_variant(s, device);
-  if (table && table->find(key_of(s, fallback))) {
+  const tuning::TuningEntry* measured = table ? table->find(key_of(s, fallback)) : nullptr;
+  if (table && !measured) measured = table->nearest(key_of(s, fallback));
+  if (measured) {
+    LaunchShape at_measured = s;
+    at_measured.points = measured->points;
     const tuning::TuningEntry* fastest = nullptr;
     for (KernelVariant v : tuning::all_kernel_variants) {
       if (!variant_applies(with_variant(s, v), device)) continue;
-      const tuning::TuningEntry* entry = table->find(key_of(s, v));
+      const tuning::TuningEntry* entry = table->find(key_of(at_measured, v));
       if (entry && (!fastest || entry->time_us < fastest->time_us)) fastest = entry;
     }
+    if (measured->points != s.points && fastest->variant != fallback)
+      tuning::warn_once("nearest variant " + table->source + " " + describe_launch(s),
+                        "tuning table " + table->source + " has no Q = " + std::to_string(s.points) + " entries for " +
+                            describe_launch(with_variant(s, fallback)) + "; its Q = " + std::to_string(measured->points) +
+                            " entries (line " + std::to_string(fastest->line) + ") choose " +
+                            tuning::kernel_variant_name(fastest->variant));
     return fastest->variant;
   }
   // 4. The default.

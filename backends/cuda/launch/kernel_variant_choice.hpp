@@ -18,11 +18,19 @@
 //   2. FEINTERP_KERNEL_VARIANT = dense | sum_factorised | dense_tensor_cores (A/B measurements of whole
 //      programs): that variant where it applies, else dense with a one-time warning; "auto" or empty: no
 //      override; anything else is std::invalid_argument naming the variable and its value;
-//   3. the tuning table, when it holds an entry of exactly this configuration for the variant step 4
-//      would take: the fastest of the variants that apply and that it holds entries of (the sweep times
-//      each variant at its best elements_per_block). A table that never measured the default's variant
-//      says nothing about it (a v2 table of dense entries against the sum-factorised default), and one
-//      that measured it and not a newer variant keeps its decision among those it measured;
+//   3. the tuning table, when it holds an entry of this configuration for the variant step 4 would take:
+//      the fastest of the variants that apply and that it holds entries of (the sweep times each variant
+//      at its best elements_per_block). A table that never measured the default's variant says nothing
+//      about it (a v2 table of dense entries against the sum-factorised default), and one that measured
+//      it and not a newer variant keeps its decision among those it measured. Without an entry at this Q
+//      the variants are compared at the Q nearest to it where the default's variant was measured (with a
+//      warning, once, where that overrides the default), as elements_per_block is taken from there
+//      (launch_config.hpp): the tables are swept at
+//      the nodes, and a degree-2p rule moves Q only a little for simplices (tet p3: 20 -> 24), where the
+//      winner stayed the same on the H100 (tensor cores 0.358 against dense 0.693 ms at Q = 24, C = 1,
+//      bench-tensor-cores-quadrature.txt). Before this rule the default ran it dense, 0.687 ms; now the
+//      tensor cores, 0.334 (bench-reference-gradients-quadrature.csv, bench-quadrature-nearest-variant.csv,
+//      both in backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/);
 //   4. sum_factorised where it applies and the dense product is large, N * Q * W >= 512 multiply-adds per
 //      element and component (quadrilaterals p3, hexahedra p2 and p3 at Q = nodes), else dense. Untuned
 //      (heuristic elements_per_block), reference gradients, FP64, Q = nodes, ~1M Gmsh elements on the H100
