@@ -20,7 +20,10 @@
 //                   gather the S coordinates as fields C .. C + S - 1, so that the same stages contract J.
 //                   Asynchronous copies (gather_async), waited for once before barrier B: hex p3 C = 1
 //                   reference gradients 1013 -> 827 us with the padded stage rows
-//                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md)
+//                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where the output rows are
+//                   not in buffer 0 (hexahedra's values and reference gradients), the next group's
+//                   gather is issued right after the last stage, so that it overlaps this group's store
+//                   (gather_ahead below)
 //   4. stages       tensor_contract_lines, axis 0, 1 (, 2), between the element's two buffers
 //                   (launch/tensor_launch_shape.hpp); the last stage writes the output rows
 //                   [q][c*R + r] (CRp reals per point, launch/tensor_launch_shape.hpp) through
@@ -107,18 +110,11 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   int connectivity_buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
 
-  // This thread's element's two buffers.
-  Real* mine[2] = {s_buffer[0] + z * layout.stride[0], s_buffer[1] + z * layout.stride[1]};
-
-  for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
-    const offset_t first = group * elements_per_block;
-    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
-    const node_index* connectivity = s_connectivity + connectivity_buffer * layout.connectivity_stride;
-    __pipeline_wait_prior(0);
-    __syncthreads();  // barrier A: the previous group's store is done with the buffers
-
-    // 3. gather, i = (element, node, component): consecutive threads read a node's consecutive components.
-    for (int i = thread; i < here * N * C; i += threads) {
+  // 3. gather of group `group` into buffer 0, i = (element, node, component): consecutive threads read a
+  // node's consecutive components. Asynchronous: waited for (wait_for_gather) before barrier B.
+  auto gather_group = [&](offset_t group, const node_index* connectivity) {
+    const int count = group_size(args.elements, group, elements_per_block);
+    for (int i = thread; i < count * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
       const int element = local_node / N, n = local_node - element * N;
       gather_async(s_buffer[0] + element * layout.stride[0] + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
@@ -126,14 +122,41 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     }
     if constexpr (physical)
       gather_lattice_coordinates<N, S>(
-          args.coordinates, connectivity, here, [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); },
-          s_buffer[0], layout.stride[0], C, L, b);
+          args.coordinates, connectivity, count,
+          [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); }, s_buffer[0],
+          layout.stride[0], C, L, b);
+  };
+  // Where the output rows are not in buffer 0 (hexahedra, values and reference gradients: the third
+  // stage writes buffer 1), buffer 0 is free once the last stage is done, and the next group's gather is
+  // issued there before this group's store, so the two overlap instead of the gather's DRAM latency
+  // being waited out between barriers A and B.
+  constexpr int output_buffer = physical ? (D + 1) % 2 : D % 2;  // layout.output_buffer, as a constant
+  constexpr bool gather_ahead = !physical && output_buffer != 0;
+  auto connectivity_of = [&](int buffer) { return s_connectivity + buffer * layout.connectivity_stride; };
+  if constexpr (gather_ahead) {
+    if (blockIdx.x < groups) {
+      __pipeline_wait_prior(0);
+      __syncthreads();  // the first group's connectivity, visible to every thread
+      gather_group(blockIdx.x, connectivity_of(0));
+    }
+  }
+
+  // This thread's element's two buffers.
+  Real* mine[2] = {s_buffer[0] + z * layout.stride[0], s_buffer[1] + z * layout.stride[1]};
+
+  for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
+    const offset_t first = group * elements_per_block;
+    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
+    if constexpr (!gather_ahead) {
+      __pipeline_wait_prior(0);
+      __syncthreads();  // barrier A: the previous group's store is done with the buffers
+      gather_group(group, connectivity_of(connectivity_buffer));
+    }
     wait_for_gather();
     __syncthreads();  // barrier B
     // The other connectivity buffer was last read by the previous group's gather, before the barrier above.
     connectivity_buffer ^= 1;
-    if (group + gridDim.x < groups)
-      fetch_connectivity(group + gridDim.x, s_connectivity + connectivity_buffer * layout.connectivity_stride);
+    if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, connectivity_of(connectivity_buffer));
 
     // 4. stages: item i of launch/tensor_launch_shape.hpp in buffer i % 2.
     const bool active = z < here;
@@ -152,7 +175,12 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
         tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, 1,
                                                               point_of_lattice, CRp);
     }
+    if constexpr (gather_ahead) __pipeline_wait_prior(0);  // the next group's connectivity, before the barrier
     __syncthreads();
+    // Buffer 0 was last read by the last stage, before the barrier above; the store reads buffer 1, and the
+    // next group's first stage writes it only after that group's barrier B.
+    if constexpr (gather_ahead)
+      if (group + gridDim.x < groups) gather_group(group + gridDim.x, connectivity_of(connectivity_buffer));
 
     // 5. points (physical gradients): from the reference gradients (buffer last_out) to the output rows
     // (the other buffer, whose last reader was the last stage, before the barrier above).
@@ -177,8 +205,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     }
 
     // 6. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R). The
-    // next group's gather rewrites the buffers only after barrier A.
-    constexpr int output_buffer = physical ? (D + 1) % 2 : D % 2;  // layout.output_buffer, as a constant
+    // next group's gather rewrites the buffers only after barrier A (or, gathered ahead, writes buffer 0).
     const Real* rows = s_buffer[output_buffer];
     const int row_stride = layout.stride[output_buffer];
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
