@@ -181,6 +181,10 @@ TEST(TuningTable, FindAndNearest) {
   EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 9})->points, 6);  // tie 6/12: the smaller
   EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 10})->points, 12);
   EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 1})->points, 3);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 12}), e);  // an exact entry is its own nearest
+  // Past either end of a run, only that run's entries count, not the neighbouring components' run.
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 1, 100})->points, 12);
+  EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 2, 1})->components, 2);
   EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 2, 100})->points, 6);
   EXPECT_EQ(t.nearest({{Shape::triangle, 2}, Operation::values, 3, 6}), nullptr);
   EXPECT_EQ(t.nearest({{Shape::triangle, 1}, Operation::values, 1, 6}), nullptr);

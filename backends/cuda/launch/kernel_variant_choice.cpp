@@ -118,8 +118,7 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
   // measured that variant at. The variants are compared at that one Q, where the sweep timed them side by
   // side; another Q's winner stands in for this one's, as its elements_per_block does (launch_config.cpp).
   const KernelVariant fallback = default_variant(s, device);
-  const tuning::TuningEntry* measured = table ? table->find(key_of(s, fallback)) : nullptr;
-  if (table && !measured) measured = table->nearest(key_of(s, fallback));
+  const tuning::TuningEntry* measured = table ? table->nearest(key_of(s, fallback)) : nullptr;
   if (measured) {
     LaunchShape at_measured = s;
     at_measured.points = measured->points;

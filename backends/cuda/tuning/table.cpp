@@ -230,16 +230,21 @@ const TuningEntry* TuningTable::find(const TuningKey& key) const {
 }
 
 const TuningEntry* TuningTable::nearest(const TuningKey& key) const {
-  const TuningEntry* best = nullptr;
-  for (const TuningEntry& e : entries) {
-    if (e.type != key.type || e.op != key.op || e.components != key.components || e.precision != key.precision ||
-        e.variant != key.variant)
-      continue;
-    const int distance = std::abs(e.points - key.points);
-    // Entries are sorted by points, so on a tie the smaller count is already `best`.
-    if (!best || distance < std::abs(best->points - key.points)) best = &e;
-  }
-  return best;
+  // The entries are sorted with points last: those that differ from key only in points are one run, and
+  // the nearest is one of the two around where key would sit in it.
+  const auto same_run = [&key](const TuningEntry& e) {
+    return e.type == key.type && e.op == key.op && e.components == key.components && e.precision == key.precision &&
+           e.variant == key.variant;
+  };
+  const auto at_or_above = std::lower_bound(entries.begin(), entries.end(), key, [](const TuningEntry& e, const TuningKey& k) {
+    return sort_key(e) < sort_key(k);
+  });
+  const TuningEntry* above = at_or_above != entries.end() && same_run(*at_or_above) ? &*at_or_above : nullptr;
+  const TuningEntry* below =
+      at_or_above != entries.begin() && same_run(*std::prev(at_or_above)) ? &*std::prev(at_or_above) : nullptr;
+  if (!above || !below) return above ? above : below;
+  // A tie goes to the smaller count.
+  return above->points - key.points < key.points - below->points ? above : below;
 }
 
 void TuningTable::sort_entries() { Parser(source.empty() ? "<table>" : source).sort(*this); }
