@@ -7,6 +7,7 @@
 // kernel at both strides: tests/cuda/tensor_gpu_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -81,6 +82,25 @@ TEST(TensorSharedLayout, ResiduesMoveTheStridesAndKeepTheBuffersApart) {
   }
 }
 
+// Where two stages end in the gathered buffer (quadrilaterals' values and reference gradients), the kernel
+// gathers the next group into the other buffer and the two swap roles: each must then hold every item.
+TEST(TensorSharedLayout, BuffersThatSwapRolesHoldEveryItem) {
+  for (Operation op : forward_operations)
+    for (int C : {1, 2, 9}) {
+      const auto quad = cuda::tensor_shared_layout(2, 4, 4, 2, op, C, 8, 8);
+      const auto hex = cuda::tensor_shared_layout(3, 4, 4, 3, op, C, 8, 8);
+      EXPECT_FALSE(hex.alternating);
+      EXPECT_EQ(quad.alternating, op != Operation::physical_gradients) << operation_name(op);
+      if (!quad.alternating) continue;
+      EXPECT_EQ(quad.output_buffer, 0);
+      EXPECT_EQ(quad.needed[0], quad.needed[1]);
+      EXPECT_EQ(quad.stride[0], quad.stride[1]);
+      // The gathered lattice (4 rows of 5 reals per field), stage 0's rows and the output rows.
+      const int R = op == Operation::values ? 1 : 2;
+      EXPECT_GE(quad.needed[0], std::max({C * 20, C * 4 * 4 * R, 16 * C * R}));
+    }
+}
+
 // The figures of element-stride.md, made by element-stride-count.cpp (an independent program) with the
 // same Gmsh maps: its totals include the maps' and connectivity's 4-byte reads, which no stride changes
 // (hex p2: 2.53125 wavefronts per element, hex p1: 0.75), and this count leaves them out.
@@ -128,7 +148,7 @@ TEST(TensorBankConflicts, TheDocumentedChoices) {
 // operation, both precisions): the choice is never worse than the odd strides, a buffer leaves them only
 // for strictly fewer wavefronts, and its residues are in range.
 TEST(TensorBankConflicts, TheChoiceIsNeverWorseThanTheOddStrides) {
-  int changed = 0, shapes = 0;
+  int changed = 0, shapes = 0, alternating_shapes = 0;
   for (Shape shape : {Shape::quadrilateral, Shape::hexahedron})
     for (int order = 1; order <= 3; ++order) {
       const ElementType type{shape, order};
@@ -146,11 +166,20 @@ TEST(TensorBankConflicts, TheChoiceIsNeverWorseThanTheOddStrides) {
                   cuda::choose_tensor_buffer_residues(c.shape, c.maps.node_lattice, c.maps.point_of_lattice);
               const cuda::TensorBufferWavefronts odd = count(c, {}), got = count(c, r);
               const int banks = precision == Precision::fp64 ? 16 : 32;
+              const bool alternating = cuda::tensor_shared_layout(D, order + 1, Q1, D, op, C, 1, 8).alternating;
               for (int b = 0; b < 2; ++b) {
                 ASSERT_GE(r.buffer[b], -1) << what;
                 ASSERT_LT(r.buffer[b], banks) << what;
+                if (alternating) continue;
                 if (r.buffer[b] >= 0) EXPECT_LT(got.buffer[b], odd.buffer[b]) << what << ", buffer " << b;
                 else EXPECT_EQ(got.buffer[b], odd.buffer[b]) << what;
+              }
+              // Buffers that swap roles every group take one residue, chosen for the two together.
+              if (alternating) {
+                EXPECT_EQ(r.buffer[0], r.buffer[1]) << what;
+                if (r.buffer[0] >= 0) EXPECT_LT(got.total(), odd.total()) << what;
+                else EXPECT_EQ(got.total(), odd.total()) << what;
+                ++alternating_shapes;
               }
               changed += !(r == cuda::TensorBufferResidues{});
               ++shapes;
@@ -158,6 +187,11 @@ TEST(TensorBankConflicts, TheChoiceIsNeverWorseThanTheOddStrides) {
       }
     }
   EXPECT_GT(changed, 0) << "of " << shapes;
+  // Quadrilaterals' values and reference gradients (two stages end in the gathered buffer), in both
+  // precisions, at every Q1 and C.
+  int expected_alternating = 0;
+  for (int order = 1; order <= 3; ++order) expected_alternating += cuda::max_tensor_points_per_direction(order) * 3 * 2 * 2;
+  EXPECT_EQ(alternating_shapes, expected_alternating);
 }
 
 TEST(TensorBankConflicts, RefusesWhatTheKernelDoesNotRun) {

@@ -20,10 +20,10 @@
 //                   gather the S coordinates as fields C .. C + S - 1, so that the same stages contract J.
 //                   Asynchronous copies (gather_async), waited for once before barrier B: hex p3 C = 1
 //                   reference gradients 1013 -> 827 us with the padded stage rows
-//                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where the output rows are
-//                   not in buffer 0 (hexahedra's values and reference gradients), the next group's
-//                   gather is issued right after the last stage, so that it overlaps this group's store
-//                   (gather_ahead below)
+//                   (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Values and reference
+//                   gradients issue the next group's gather right after the last stage, into the buffer
+//                   that stage read (for quadrilaterals the two buffers then swap roles), so that it
+//                   overlaps this group's store (gather_ahead below)
 //   4. stages       tensor_contract_lines, axis 0, 1 (, 2), between the element's two buffers
 //                   (launch/tensor_launch_shape.hpp); the last stage writes the output rows
 //                   [q][c*R + r] (CRp reals per point, launch/tensor_launch_shape.hpp) through
@@ -110,39 +110,46 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   int connectivity_buffer = 0;
   if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
 
-  // 3. gather of group `group` into buffer 0, i = (element, node, component): consecutive threads read a
+  // The two buffers by role: `gathered` receives a group's gather and feeds its first stage; stage s
+  // reads one and writes the other (item i of launch/tensor_launch_shape.hpp in the buffer i % 2 away
+  // from `gathered`).
+  struct Buffer {
+    Real* block;
+    int stride;  // reals per element
+    __device__ __forceinline__ Real* of(int element) const { return block + element * stride; }
+  };
+  Buffer gathered{s_buffer[0], layout.stride[0]}, other{s_buffer[1], layout.stride[1]};
+
+  // 3. gather of group `group` into `target`, i = (element, node, component): consecutive threads read a
   // node's consecutive components. Asynchronous: waited for (wait_for_gather) before barrier B.
-  auto gather_group = [&](offset_t group, const node_index* connectivity) {
+  auto gather_group = [&](offset_t group, const node_index* connectivity, const Buffer& target) {
     const int count = group_size(args.elements, group, elements_per_block);
     for (int i = thread; i < count * N * C; i += threads) {
       const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
       const int element = local_node / N, n = local_node - element * N;
-      gather_async(s_buffer[0] + element * layout.stride[0] + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
+      gather_async(target.of(element) + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
                    args.field + dof(connectivity[local_node], C, c));
     }
     if constexpr (physical)
       gather_lattice_coordinates<N, S>(
           args.coordinates, connectivity, count,
-          [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); }, s_buffer[0],
-          layout.stride[0], C, L, b);
+          [node_lattice](int n) { return tensor_lines_lattice_slot(node_lattice[n], P1); }, target.block,
+          target.stride, C, L, b);
   };
-  // Where the output rows are not in buffer 0 (hexahedra, values and reference gradients: the third
-  // stage writes buffer 1), buffer 0 is free once the last stage is done, and the next group's gather is
-  // issued there before this group's store, so the two overlap instead of the gather's DRAM latency
-  // being waited out between barriers A and B.
-  constexpr int output_buffer = physical ? (D + 1) % 2 : D % 2;  // layout.output_buffer, as a constant
-  constexpr bool gather_ahead = !physical && output_buffer != 0;
+  // Values and reference gradients gather ahead: once the last stage is done, the buffer it read is free
+  // (hexahedra: `gathered`, three stages; quadrilaterals: `other`, two stages, and the buffers then swap
+  // roles, layout.alternating), and the next group's gather is issued there before this group's store,
+  // so that the two overlap instead of the gather's DRAM latency being waited out between barriers A and
+  // B. Physical gradients use both buffers in the points step and keep barrier A.
+  constexpr bool gather_ahead = !physical;
   auto connectivity_of = [&](int buffer) { return s_connectivity + buffer * layout.connectivity_stride; };
   if constexpr (gather_ahead) {
     if (blockIdx.x < groups) {
       __pipeline_wait_prior(0);
       __syncthreads();  // the first group's connectivity, visible to every thread
-      gather_group(blockIdx.x, connectivity_of(0));
+      gather_group(blockIdx.x, connectivity_of(0), gathered);
     }
   }
-
-  // This thread's element's two buffers.
-  Real* mine[2] = {s_buffer[0] + z * layout.stride[0], s_buffer[1] + z * layout.stride[1]};
 
   for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
     const offset_t first = group * elements_per_block;
@@ -150,7 +157,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     if constexpr (!gather_ahead) {
       __pipeline_wait_prior(0);
       __syncthreads();  // barrier A: the previous group's store is done with the buffers
-      gather_group(group, connectivity_of(connectivity_buffer));
+      gather_group(group, connectivity_of(connectivity_buffer), gathered);
     }
     wait_for_gather();
     __syncthreads();  // barrier B
@@ -158,39 +165,51 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     connectivity_buffer ^= 1;
     if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, connectivity_of(connectivity_buffer));
 
-    // 4. stages: item i of launch/tensor_launch_shape.hpp in buffer i % 2.
+    // 4. stages, between this thread's element's two buffers.
     const bool active = z < here;
     const int worker = threadIdx.x, workers = blockDim.x;
-    if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 0>(worker, workers, mine[0], mine[1], B, G);
+    Real* const mine_gathered = gathered.of(z);
+    Real* const mine_other = other.of(z);
+    if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 0>(worker, workers, mine_gathered, mine_other, B, G);
     __syncthreads();
     if constexpr (D == 3) {
-      if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 1>(worker, workers, mine[1], mine[0], B, G);
+      if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 1>(worker, workers, mine_other, mine_gathered, B, G);
       __syncthreads();
     }
-    constexpr int last_in = (D - 1) % 2, last_out = D % 2;
+    constexpr bool last_reads_gathered = (D - 1) % 2 == 0;
+    Real* const last_in = last_reads_gathered ? mine_gathered : mine_other;
+    Real* const last_out = last_reads_gathered ? mine_other : mine_gathered;
     if (active) {
       if constexpr (physical)  // every field's reference gradients, [(f * D + d) * Q + l]
-        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, Q);
+        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, last_in, last_out, B, G, Q);
       else  // the output rows [q * CRp + c * R + r]
-        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, mine[last_in], mine[last_out], B, G, 1,
+        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, last_in, last_out, B, G, 1,
                                                               point_of_lattice, CRp);
     }
     if constexpr (gather_ahead) __pipeline_wait_prior(0);  // the next group's connectivity, before the barrier
     __syncthreads();
-    // Buffer 0 was last read by the last stage, before the barrier above; the store reads buffer 1, and the
-    // next group's first stage writes it only after that group's barrier B.
-    if constexpr (gather_ahead)
-      if (group + gridDim.x < groups) gather_group(group + gridDim.x, connectivity_of(connectivity_buffer));
+    // The rows: the last stage's output, or, for physical gradients, the points step's (the buffer the last
+    // stage read).
+    const Buffer rows = physical == last_reads_gathered ? gathered : other;
+    // The buffer the last stage read was last read before the barrier above; the store reads the other,
+    // which the next group's first stage writes only after that group's barrier B.
+    if constexpr (gather_ahead) {
+      const Buffer free = last_reads_gathered ? gathered : other;
+      if (group + gridDim.x < groups) gather_group(group + gridDim.x, connectivity_of(connectivity_buffer), free);
+      if (!last_reads_gathered) {  // the next group starts from `other`: the buffers swap roles
+        other = gathered;
+        gathered = free;
+      }
+    }
 
-    // 5. points (physical gradients): from the reference gradients (buffer last_out) to the output rows
-    // (the other buffer, whose last reader was the last stage, before the barrier above).
+    // 5. points (physical gradients): from the reference gradients (last_out) to the output rows (last_in,
+    // whose last reader was the last stage, before the barrier above).
     if constexpr (physical) {
       if (active) {
         unsigned orientation = 0u;
         for (int l = worker; l < Q; l += workers) {
           const int q = point_of_lattice[l];
-          const double det =
-              tensor_physical_gradients<D, S, C>(mine[last_out], Q, l, mine[last_in] + q * CRp, 1, 0, orientation);
+          const double det = tensor_physical_gradients<D, S, C>(last_out, Q, l, last_in + q * CRp, 1, 0, orientation);
           if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         }
         if (orientation) atomicOr(s_orientation + z, orientation);
@@ -205,13 +224,11 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     }
 
     // 6. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R). The
-    // next group's gather rewrites the buffers only after barrier A (or, gathered ahead, writes buffer 0).
-    const Real* rows = s_buffer[output_buffer];
-    const int row_stride = layout.stride[output_buffer];
+    // next group's gather rewrites the buffers only after barrier A (or, gathered ahead, writes the other).
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
     RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
     for (int i = thread; i < here * per_element; i += threads, walk.next())
-      out[i] = rows[walk.element * row_stride + padded_result_index<CR, CRp>(walk.r)];
+      out[i] = rows.of(walk.element)[padded_result_index<CR, CRp>(walk.r)];
   }
 }
 

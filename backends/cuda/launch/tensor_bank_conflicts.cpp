@@ -181,6 +181,23 @@ TensorBufferResidues choose_tensor_buffer_residues(const LaunchShape& s, const s
                            s.components, 1, real_bytes);
   // The default first, then the residues by the stride they give (the least padding first).
   const TensorBufferWavefronts odd = count_tensor_wavefronts(s, node_lattice, point_of_lattice, {});
+  if (layout.alternating) {
+    // One residue for both buffers, so that every group sees the strides the count assumed: the one with
+    // the fewest wavefronts of the two together.
+    TensorBufferResidues common;
+    double fewest = odd.total();
+    int common_stride = layout.stride[0];
+    for (int r = 0; r < banks; ++r) {
+      const double counted = count_tensor_wavefronts(s, node_lattice, point_of_lattice, {{r, r}}).total();
+      const int stride = tensor_buffer_stride(layout.needed[0], r, banks);
+      if (counted < fewest || (counted == fewest && common.buffer[0] >= 0 && stride < common_stride)) {
+        fewest = counted;
+        common = {{r, r}};
+        common_stride = stride;
+      }
+    }
+    return common;
+  }
   TensorBufferResidues best;
   double fewest[2] = {odd.buffer[0], odd.buffer[1]};
   int best_stride[2] = {layout.stride[0], layout.stride[1]};

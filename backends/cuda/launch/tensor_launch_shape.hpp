@@ -106,6 +106,12 @@ FEINTERP_HD constexpr int tensor_output_point_stride(int dimension, int points_p
 struct TensorSharedLayout {
   int padded_results;        ///< CRp: reals per point of the output rows (tensor_output_point_stride)
   int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
+  /// The buffers swap roles every group: where the output rows end in the gathered buffer
+  /// (quadrilaterals' values and reference gradients, two stages), the kernel gathers the next group into
+  /// the other one during the store, and that group starts from there (tensor_kernel.cuh, gather ahead).
+  /// Each buffer then holds every item, and the counts of tensor_bank_conflicts.hpp are those of the
+  /// first group's roles, which the second group's repeat when both strides are equal.
+  bool alternating;
   int needed[2];             ///< reals per element each buffer must hold: its largest item
   int stride[2];             ///< reals per element in each buffer (tensor_buffer_stride)
   std::size_t maps;          ///< byte offsets from the start
@@ -134,9 +140,13 @@ FEINTERP_HD TensorSharedLayout tensor_shared_layout(int dimension, int nodes_per
   if (physical) items[count++] = fields * d * Q;
   items[count++] = Q * layout.padded_results;
   layout.output_buffer = (count - 1) % 2;
+  layout.alternating = !physical && layout.output_buffer == 0;
   layout.needed[0] = layout.needed[1] = 1;
-  for (int i = 0; i < count; ++i)
-    if (items[i] > layout.needed[i % 2]) layout.needed[i % 2] = items[i];
+  for (int i = 0; i < count; ++i) {
+    const int b = layout.alternating ? 0 : i % 2;
+    if (items[i] > layout.needed[b]) layout.needed[b] = items[i];
+  }
+  if (layout.alternating) layout.needed[1] = layout.needed[0];
   const std::size_t E = std::size_t(elements_per_block);
   for (int b = 0; b < 2; ++b)
     layout.stride[b] = tensor_buffer_stride(layout.needed[b], residues.buffer[b], shared_bank_words(real_bytes));
