@@ -205,8 +205,9 @@ TEST_P(SumFactorisedGpu, ElementCountsAroundTheBlockSize) {
   std::mt19937_64 rng(seed);
   const PointSet points = element_nodes(type);
   const int C = 1;
-  // Values and reference gradients of hexahedra gather each block's next group during its store: the
-  // largest counts give every resident block several groups, the last of them partial.
+  // Values and reference gradients gather each block's next group during its store (quadrilaterals
+  // swapping their two buffers every group): the largest counts give every resident block several groups,
+  // the last of them partial.
   for (Operation op : {Operation::values, Operation::reference_gradients}) {
     const int chosen =
         cuda::packed_launch_config(tensor_shape(type, op, points, C, default_space_dimension(type)), 0,

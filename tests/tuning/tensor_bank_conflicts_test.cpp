@@ -146,7 +146,8 @@ TEST(TensorBankConflicts, TheDocumentedChoices) {
 
 // Over every shape the forward kernel is compiled for (Q1 = 1 .. p + 3, three component counts, every
 // operation, both precisions): the choice is never worse than the odd strides, a buffer leaves them only
-// for strictly fewer wavefronts, and its residues are in range.
+// for strictly fewer wavefronts (buffers that swap roles: one residue for both, for strictly fewer in
+// total), and its residues are in range.
 TEST(TensorBankConflicts, TheChoiceIsNeverWorseThanTheOddStrides) {
   int changed = 0, shapes = 0, alternating_shapes = 0;
   for (Shape shape : {Shape::quadrilateral, Shape::hexahedron})

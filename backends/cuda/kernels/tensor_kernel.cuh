@@ -194,11 +194,12 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     // The buffer the last stage read was last read before the barrier above; the store reads the other,
     // which the next group's first stage writes only after that group's barrier B.
     if constexpr (gather_ahead) {
-      const Buffer free = last_reads_gathered ? gathered : other;
-      if (group + gridDim.x < groups) gather_group(group + gridDim.x, connectivity_of(connectivity_buffer), free);
+      const Buffer next_gathered = last_reads_gathered ? gathered : other;
+      if (group + gridDim.x < groups)
+        gather_group(group + gridDim.x, connectivity_of(connectivity_buffer), next_gathered);
       if (!last_reads_gathered) {  // the next group starts from `other`: the buffers swap roles
         other = gathered;
-        gathered = free;
+        gathered = next_gathered;
       }
     }
 
