@@ -28,6 +28,7 @@
 #include <feinterp/backends/cuda/plan.hpp>
 #include <feinterp/core/layout.hpp>
 #include <feinterp/elements/elements.hpp>
+#include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
 
@@ -165,6 +166,56 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
     const std::vector<double> u = random_field(block.node_count(), C, rng);
     EXPECT_LE(relative_error(gpu(op, block, points, u, C).out, cpu(op, block, points, u, C).out), 1e-12)
         << elements << " elements, elements_per_block = " << chosen;
+  }
+}
+
+// The dense packed kernel writes a point's few results from registers, in vectors of up to 16 bytes
+// (kernels/packed_block.cuh), when the output starts on such a boundary; an output one real off it (a
+// view into a larger array) is staged through shared memory instead. Both give the same numbers, and
+// nothing is written before the output's start or after its end.
+template <class Real>
+void expect_offset_output_matches(Operation op, int C, const test::RandomBlock& block,
+                                  const PointSet& points, const std::vector<double>& u) {
+  auto device_block =
+      std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
+  const std::size_t size = output_size(op, block.view(), points.size(), C);
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  cuda::DeviceBuffer<Real> du(std::vector<Real>(u.begin(), u.end())),
+      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end()));
+  cuda::PlanOptions options;
+  options.variant = cuda::KernelVariant::dense;
+  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
+  std::vector<std::vector<Real>> results;
+  for (int offset : {0, 1}) {
+    cuda::DeviceBuffer<Real> dout(std::vector<Real>(size + 2, nan));
+    plan.apply(op, {du.data(), du.size(), C}, {dout.data() + offset, size}, {});
+    plan.check();
+    std::vector<Real> out = dout.to_host();
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (i < std::size_t(offset) || i >= offset + size)
+        ASSERT_TRUE(std::isnan(out[i])) << "written outside the output: entry " << i << ", offset " << offset;
+    results.emplace_back(out.begin() + offset, out.begin() + offset + size);
+  }
+  EXPECT_EQ(results[0], results[1]);
+  if constexpr (std::is_same_v<Real, double>)
+    EXPECT_LE(relative_error(results[0], cpu(op, block, points, u, C).out), 1e-12);
+}
+
+TEST_P(GpuInterpolation, OutputOffAVectorBoundaryGivesTheSameResults) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const PointSet points = element_nodes(type);  // Q = nodes, as the benchmark
+  const test::RandomBlock block = random_block(type, 1009, rng);
+  for (int C : {1, 2}) {
+    const std::vector<double> u = random_field(block.node_count(), C, rng);
+    for (Operation op : {Operation::values, Operation::reference_gradients}) {
+      SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C));
+      expect_offset_output_matches<double>(op, C, block, points, u);
+      expect_offset_output_matches<float>(op, C, block, points, u);
+    }
   }
 }
 

@@ -8,6 +8,8 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "../../../core/config.hpp"
 
 namespace feinterp::backends::cuda {
@@ -108,6 +110,60 @@ __device__ __forceinline__ int padded_result_index(int i) {
 template <int CR, class Real>
 __device__ __forceinline__ void store_group_results(Real* out, const Real* staged, int count, const BlockThreads& b) {
   for (int i = b.thread; i < count; i += b.threads) out[i] = staged[padded_result_index<CR, (CR | 1)>(i)];
+}
+
+/// A point's results go straight from registers to global memory, not through the shared staging, when
+/// they are at most this many bytes (three doubles, six floats). The 32 lanes of a warp then hold 32
+/// consecutive points of the group's run (thread (q, z) is point
+/// z * Q + q when a thread has one point; with Q > 128, 32 consecutive points of one element), so each
+/// lane writes where its neighbour's results end and a warp's stores are one contiguous run: no shared
+/// store and load per result, and no barrier before the store. At 32 bytes (C = 2 reference gradients
+/// of 2D elements in double) it measured mixed, 0.95-1.04 of the staged time, and stays staged
+/// (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/register-stores.md). Define it as 0 to stage
+/// every kernel's results, for comparison.
+#ifndef FEINTERP_REGISTER_STORE_BYTES
+#define FEINTERP_REGISTER_STORE_BYTES 24
+#endif
+
+/// The alignment, in bytes, of the vectors in which store_point_results writes a point's CR reals: the
+/// largest power of two up to 16 that divides CR * sizeof(Real) (a point's run starts at a multiple of
+/// it when the output does).
+template <int CR, class Real>
+__host__ __device__ constexpr int point_store_alignment() {
+  constexpr int bytes = CR * int(sizeof(Real));
+  return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : int(sizeof(Real));
+}
+
+/// Whether a launch writing CR reals per point to `out` stores them from registers: few enough bytes
+/// (above), and `out` aligned for the vectors (a pointer from cudaMalloc always is; a view into an array
+/// may not be, and is then staged).
+template <int CR, class Real>
+__device__ __forceinline__ bool results_from_registers(const Real* out) {
+  if constexpr (CR * sizeof(Real) > FEINTERP_REGISTER_STORE_BYTES)
+    return false;
+  else
+    return reinterpret_cast<std::uintptr_t>(out) % point_store_alignment<CR, Real>() == 0;
+}
+
+/// Writes one point's CR results from registers to `out`, aligned to point_store_alignment: in CUDA's
+/// vector types (double2, float2, float4: one st.global.v2/v4 each) where they fit, else a real at a time.
+template <int CR, class Real>
+__device__ __forceinline__ void store_point_results(Real* out, const Real (&results)[CR]) {
+  constexpr int vector_bytes = point_store_alignment<CR, Real>();
+  if constexpr (vector_bytes == 16 && sizeof(Real) == 8) {
+#pragma unroll
+    for (int i = 0; i < CR; i += 2) reinterpret_cast<double2*>(out)[i / 2] = make_double2(results[i], results[i + 1]);
+  } else if constexpr (vector_bytes == 16) {
+#pragma unroll
+    for (int i = 0; i < CR; i += 4)
+      reinterpret_cast<float4*>(out)[i / 4] = make_float4(results[i], results[i + 1], results[i + 2], results[i + 3]);
+  } else if constexpr (vector_bytes == 8 && sizeof(Real) == 4) {
+#pragma unroll
+    for (int i = 0; i < CR; i += 2) reinterpret_cast<float2*>(out)[i / 2] = make_float2(results[i], results[i + 1]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < CR; ++i) out[i] = results[i];
+  }
 }
 
 }  // namespace feinterp::backends::cuda

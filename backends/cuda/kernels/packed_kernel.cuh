@@ -20,7 +20,9 @@
 //   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W);
 //                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
 //   5. store        the block's output is one contiguous run of E * Q * C * R reals: written by
-//                   consecutive threads in global order, from shared memory in the same order
+//                   consecutive threads in global order, from shared memory in the same order; or,
+//                   where a point's results are few (packed_block.cuh), by each thread from its
+//                   registers at the end of step 4, lane t's after lane t - 1's
 //
 // Precision: fields, coordinates, table and outputs are Real (double or float, the plan's); the
 // accumulators are Real, the geometry (J, det J, its inverse) is computed in double from them.
@@ -79,6 +81,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   constexpr int CR = C * R;
   constexpr int CRp = CR | 1;  // the shared output's stride per point (launch/shared_layout.hpp: why odd)
   const int per_element = Q * CR;
+  const bool from_registers = results_from_registers<CR>(args.out);  // packed_block.cuh: when and why
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
@@ -164,8 +167,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
               for (int d = 0; d < D; ++d) J[k][d] += double(x[k]) * double(shape[d]);
           }
         }
+        Real point_results[CR];
+        double det = 0.0;
         if constexpr (physical) {
-          const double det = jacobian_determinant(J);
+          det = jacobian_determinant(J);
           orientation |= orientation_of(det, shape_quality(J, det));
           double K[S][D];
           inverse_transpose(J, det, K);
@@ -176,19 +181,26 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
             for (int d = 0; d < D; ++d) reference[d] = double(result[c][d]);
             physical_gradient<S, D>(K, reference, gradient);
 #pragma unroll
-            for (int k = 0; k < S; ++k) s_output[(z * Q + q) * CRp + c * R + k] = Real(gradient[k]);
+            for (int k = 0; k < S; ++k) point_results[c * R + k] = Real(gradient[k]);
           }
-          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         } else {
 #pragma unroll
           for (int c = 0; c < C; ++c)
 #pragma unroll
-            for (int w = 0; w < W; ++w) s_output[(z * Q + q) * CRp + c * R + w] = result[c][w];
+            for (int w = 0; w < W; ++w) point_results[c * R + w] = result[c][w];
         }
+        if (from_registers)
+          store_point_results<CR>(args.out + (offset_t(first + z) * Q + q) * CR, point_results);
+        else
+#pragma unroll
+          for (int i = 0; i < CR; ++i) s_output[(z * Q + q) * CRp + i] = point_results[i];
+        if constexpr (physical)
+          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
       }
       if constexpr (physical)
         if (orientation) atomicOr(s_orientation + z, orientation);
     }
+    if (from_registers && !physical) continue;  // stored; the next group's barrier A orders its gather
     __syncthreads();  // barrier C
 
     // Orientation: one thread per element reads its word, reports it if invalid, and clears it for the
@@ -202,8 +214,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
 
     // 5. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R).
     // The next group's compute phase rewrites s_output only after two more barriers.
-    Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    store_group_results<CR>(out, s_output, here * per_element, b);
+    if (!from_registers) {
+      Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
+      store_group_results<CR>(out, s_output, here * per_element, b);
+    }
   }
 }
 
@@ -225,6 +239,18 @@ constexpr bool register_capped() {
   return FEINTERP_CAP_REGISTERS && sizeof(Real) == 8 && Op == Operation::physical_gradients && C == 3 && listed;
 }
 
+/// The values and reference-gradient kernels that store from registers (packed_block.cuh) are held to 32
+/// registers (4 blocks of 512 threads per multiprocessor: all 2048 threads resident). Without the staged
+/// store, ptxas gave some of them 39-40 (p = 2 triangles' reference gradients with C = 2, p = 2 tetrahedra's
+/// values with C = 3, against 32 before), and the lost occupancy made them 2-4% slower than staged; capped,
+/// none spills (ptxas -v, sm_90: every element, C <= 9, both precisions). Physical gradients keep their
+/// 40-64 registers (the Jacobian and its inverse) and the cap above.
+template <class Element, int C, Operation Op, int S, class Real>
+constexpr bool register_stores_capped() {
+  constexpr int R = Op == Operation::values ? 1 : Element::dimension;
+  return Op != Operation::physical_gradients && C * R * sizeof(Real) <= FEINTERP_REGISTER_STORE_BYTES;
+}
+
 template <class Element, int C, Operation Op, int S, class Real>
 __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs<Real> args) {
   packed_body<Element, C, Op, S, Real>(args);
@@ -232,6 +258,11 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
 
 template <class Element, int C, Operation Op, int S, class Real>
 __global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs<Real> args) {
+  packed_body<Element, C, Op, S, Real>(args);
+}
+
+template <class Element, int C, Operation Op, int S, class Real>
+__global__ void __launch_bounds__(max_threads_per_block, 4) packed_kernel_register_stores(const KernelArgs<Real> args) {
   packed_body<Element, C, Op, S, Real>(args);
 }
 

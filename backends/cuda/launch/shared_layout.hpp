@@ -6,7 +6,8 @@
 //   [ table        nodes * W * Q reals      shape-function table, [n][w][q]: one copy per block      ]
 //   [ field        E * nodes * C reals      gathered nodal values, [z][n][c]                          ]
 //   [ coordinates  E * nodes * S reals      gathered node coordinates (physical gradients only)       ]
-//   [ output       E * Q * CRp reals        results, [z][q][c*R + r]; CRp = C * R rounded up to odd   ]
+//   [ output       E * Q * CRp reals        results, [z][q][c*R + r]; CRp = C * R rounded up to odd;
+//                                           unused when they go from registers (kernels/packed_block.cuh) ]
 //   [ connectivity 2 * E * nodes ints       two groups' connectivity: the next group's is copied in
 //                                           (cp.async) while the current one is computed and stored    ]
 //   [ orientation  E unsigned ints          per element, the or-ed orientation bits of its points
