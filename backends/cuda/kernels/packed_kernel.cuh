@@ -241,10 +241,12 @@ constexpr bool register_capped() {
 
 /// The values and reference-gradient kernels that store from registers (packed_block.cuh) are held to 32
 /// registers (4 blocks of 512 threads per multiprocessor: all 2048 threads resident). Without the staged
-/// store, ptxas gave some of them 39-40 (p = 2 triangles' reference gradients with C = 2, p = 2 tetrahedra's
-/// values with C = 3, against 32 before), and the lost occupancy made them 2-4% slower than staged; capped,
-/// none spills (ptxas -v, sm_90: every element, C <= 9, both precisions). Physical gradients keep their
-/// 40-64 registers (the Jacobian and its inverse) and the cap above.
+/// store, ptxas gave some of them 39-40 (p = 3 triangles', p = 2 quadrilaterals' and p = 2 tetrahedra's
+/// values with C = 3 in double, against 30-32 staged), and kernels that went from 32 to 40 measured up to
+/// 1.04 times the staged time (p = 1 triangles and quadrilaterals, C = 2 reference gradients in double);
+/// capped, none of the 204 spills (ptxas -v, sm_90: every element, C <= 9, both precisions). Physical
+/// gradients keep their 40-64 registers (the Jacobian and its inverse) and the cap above.
+/// backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/register-stores.md has the counts and times.
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool register_stores_capped() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
