@@ -134,12 +134,19 @@ __host__ __device__ constexpr int point_store_alignment() {
   return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : int(sizeof(Real));
 }
 
-/// Whether a launch writing CR reals per point to `out` stores them from registers: few enough bytes
-/// (above), and `out` aligned for the vectors (a pointer from cudaMalloc always is; a view into an array
-/// may not be, and is then staged).
+/// Whether CR reals per point are few enough to store from registers (above): what the kernel can do,
+/// and what the register cap of packed_kernel.cuh follows.
+template <int CR, class Real>
+__host__ __device__ constexpr bool few_point_results() {
+  return CR * sizeof(Real) <= FEINTERP_REGISTER_STORE_BYTES;
+}
+
+/// Whether a launch writing CR reals per point to `out` stores them from registers: few enough bytes,
+/// and `out` aligned for the vectors (a pointer from cudaMalloc always is; a view into an array may not
+/// be, and is then staged).
 template <int CR, class Real>
 __device__ __forceinline__ bool results_from_registers(const Real* out) {
-  if constexpr (CR * sizeof(Real) > FEINTERP_REGISTER_STORE_BYTES)
+  if constexpr (!few_point_results<CR, Real>())
     return false;
   else
     return reinterpret_cast<std::uintptr_t>(out) % point_store_alignment<CR, Real>() == 0;

@@ -250,7 +250,7 @@ constexpr bool register_capped() {
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool register_stores_capped() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
-  return Op != Operation::physical_gradients && C * R * sizeof(Real) <= FEINTERP_REGISTER_STORE_BYTES;
+  return Op != Operation::physical_gradients && few_point_results<C * R, Real>();
 }
 
 template <class Element, int C, Operation Op, int S, class Real>
