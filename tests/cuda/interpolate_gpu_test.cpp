@@ -36,26 +36,19 @@
 #include "../support/front_door.hpp"
 #include "../support/random_block.hpp"
 #include "gpu_test_support.hpp"
+#include "plan_run.hpp"
 
 namespace feinterp {
 namespace {
 
 namespace cuda = backends::cuda;
+using test::cpu;  // plan_run.hpp
 using test::poisoned;
 using test::random_block;
 using test::random_field;
 using test::relative_error;
 
 using Results = test::Computed<double>;
-
-Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-            const BlockView& view) {
-  return test::compute<double>(Executor::cpu, op, view, block.node_count(), points, block.coordinates, u, C);
-}
-
-Results cpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C) {
-  return cpu(op, block, points, u, C, block.view());
-}
 
 // The backend's plan on device arrays, outputs poisoned with NaN on the device before the launch, then
 // check(). `view`: the block's view with element tags, where a test needs them.
@@ -169,39 +162,13 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
   }
 }
 
-// The dense packed kernel writes a point's few results from registers, in vectors of up to 16 bytes
-// (kernels/packed_block.cuh), when the output starts on such a boundary; an output one real off it (a
-// view into a larger array) is staged through shared memory instead. Both give the same numbers, and
-// nothing is written before the output's start or after its end.
-template <class Real>
-void expect_offset_output_matches(Operation op, int C, const test::RandomBlock& block,
-                                  const PointSet& points, const std::vector<double>& u) {
-  auto device_block =
-      std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
-  const std::size_t size = output_size(op, block.view(), points.size(), C);
-  const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  cuda::DeviceBuffer<Real> du(std::vector<Real>(u.begin(), u.end())),
-      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end()));
-  cuda::PlanOptions options;
-  options.variant = cuda::KernelVariant::dense;
-  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
-  std::vector<std::vector<Real>> results;
-  for (int offset : {0, 1}) {
-    cuda::DeviceBuffer<Real> dout(std::vector<Real>(size + 2, nan));
-    plan.apply(op, {du.data(), du.size(), C}, {dout.data() + offset, size}, {});
-    plan.check();
-    std::vector<Real> out = dout.to_host();
-    for (std::size_t i = 0; i < out.size(); ++i)
-      if (i < std::size_t(offset) || i >= offset + size)
-        ASSERT_TRUE(std::isnan(out[i])) << "written outside the output: entry " << i << ", offset " << offset;
-    results.emplace_back(out.begin() + offset, out.begin() + offset + size);
-  }
-  EXPECT_EQ(results[0], results[1]);
-  if constexpr (std::is_same_v<Real, double>)
-    EXPECT_LE(relative_error(results[0], cpu(op, block, points, u, C).out), 1e-12);
-}
-
-TEST_P(GpuInterpolation, OutputOffAVectorBoundaryGivesTheSameResults) {
+// The dense packed kernel reads and writes in vectors of up to 16 bytes where the operands allow
+// (kernels/packed_block.cuh): it gathers a node's C components a vector at a time when they tile into
+// vectors (C = 2 and 4 here) and the field starts on such a boundary, and writes a point's few results
+// from registers when the output does. A field or an output one real off the boundary (a view into a
+// larger array) takes the scalar paths instead. Every placement gives the same numbers, and nothing is
+// written around the output.
+TEST_P(GpuInterpolation, OperandsOffAVectorBoundaryGiveTheSameResults) {
   FEINTERP_REQUIRE_GPU();
   const ElementType type = GetParam();
   const unsigned seed = test::test_seed();
@@ -209,12 +176,25 @@ TEST_P(GpuInterpolation, OutputOffAVectorBoundaryGivesTheSameResults) {
   std::mt19937_64 rng(seed);
   const PointSet points = element_nodes(type);  // Q = nodes, as the benchmark
   const test::RandomBlock block = random_block(type, 1009, rng);
-  for (int C : {1, 2}) {
+  const cuda::PlanOptions dense = test::forced(cuda::KernelVariant::dense);
+  for (int C : {1, 2, 4}) {
     const std::vector<double> u = random_field(block.node_count(), C, rng);
-    for (Operation op : {Operation::values, Operation::reference_gradients}) {
+    for (Operation op : forward_operations) {
       SCOPED_TRACE(std::string(operation_name(op)) + ", C = " + std::to_string(C));
-      expect_offset_output_matches<double>(op, C, block, points, u);
-      expect_offset_output_matches<float>(op, C, block, points, u);
+      auto expect_placements_agree = [&](auto real) {
+        using Real = decltype(real);
+        const test::GpuRun aligned = test::gpu<Real>(op, block, points, u, C, dense, block.view());
+        EXPECT_EQ(aligned.written_outside, 0u);
+        for (test::Placement placement : {test::Placement{0, 1}, test::Placement{1, 0}, test::Placement{1, 1}}) {
+          const test::GpuRun off = test::gpu<Real>(op, block, points, u, C, dense, block.view(), placement);
+          EXPECT_EQ(off.written_outside, 0u) << "field at " << placement.field << ", output at " << placement.out;
+          EXPECT_EQ(off.out, aligned.out) << "field at " << placement.field << ", output at " << placement.out;
+        }
+        return aligned;
+      };
+      const test::GpuRun fp64 = expect_placements_agree(double{});
+      expect_placements_agree(float{});
+      EXPECT_LE(relative_error(fp64.out, cpu(op, block, points, u, C).out), 1e-12);
     }
   }
 }

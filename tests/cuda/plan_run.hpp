@@ -5,6 +5,7 @@
 // answer to compare with.
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -21,25 +22,38 @@ namespace feinterp::test {
 struct GpuRun {
   std::vector<double> out, detj;             ///< as double, whatever the plan's precision
   backends::cuda::LaunchConfig config;       ///< what the launch was: its variant and elements per block
+  std::size_t written_outside = 0;           ///< reals of the output's allocation, around the output, not NaN after
+};
+
+/// Where the field and the output start in their device allocations: that many reals past its start,
+/// so 0 is 16-byte aligned (cudaMalloc) and 1 is a view into a larger array, off the vector boundary
+/// the kernels' vector loads and stores need. The reals before (and one after) are NaN.
+struct Placement {
+  int field = 0, out = 0;
 };
 
 template <class Real>
 GpuRun gpu(Operation op, const RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
-           const backends::cuda::PlanOptions& options, BlockView view) {
+           const backends::cuda::PlanOptions& options, BlockView view, Placement placement = {}) {
   namespace cuda = backends::cuda;
   auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
   const std::size_t size = output_size(op, view, points.size(), C);
   const Real nan = std::numeric_limits<Real>::quiet_NaN();
-  cuda::DeviceBuffer<Real> du(std::vector<Real>(u.begin(), u.end())),
-      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
-      dout(std::vector<Real>(size, nan)), ddetj(std::vector<Real>(std::size_t(block.elements) * points.size(), nan));
+  std::vector<Real> field(std::size_t(placement.field), nan);
+  field.insert(field.end(), u.begin(), u.end());
+  cuda::DeviceBuffer<Real> du(field), dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
+      dout(std::vector<Real>(placement.out + size + 1, nan)),
+      ddetj(std::vector<Real>(std::size_t(block.elements) * points.size(), nan));
   const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
-  plan.apply(op, {du.data(), du.size(), C}, {dout.data(), size}, {ddetj.data(), ddetj.size()});
+  plan.apply(op, {du.data() + placement.field, u.size(), C}, {dout.data() + placement.out, size},
+             {ddetj.data(), ddetj.size()});
   plan.check();
   GpuRun run;
   run.config = plan.launch_config(op, C);
   const std::vector<Real> out = dout.to_host(), detj = ddetj.to_host();
-  run.out.assign(out.begin(), out.end());
+  run.out.assign(out.begin() + placement.out, out.begin() + placement.out + size);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if ((i < std::size_t(placement.out) || i >= placement.out + size) && !std::isnan(out[i])) ++run.written_outside;
   if (op == Operation::physical_gradients) run.detj.assign(detj.begin(), detj.end());
   return run;
 }
