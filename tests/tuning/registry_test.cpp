@@ -22,6 +22,7 @@
 #include <feinterp/backends/cuda/launch/dense_mma_shared_layout.hpp>
 #include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/backends/cuda/launch/launch_config.hpp>
+#include <feinterp/backends/cuda/launch/shared_layout.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/backends/cuda/tuning/registry.hpp>
 #include <feinterp/backends/cuda/tuning/table.hpp>
@@ -631,6 +632,38 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
   EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 3, 3).field_rows, 16);
   EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 1, 8).field_rows, 8);
   EXPECT_GT(packed_shared_bytes(tc, 2), packed_shared_bytes(tc, 1));
+}
+
+TEST(LaunchLimits, PackedTableRowsAreOddVectorCountsThatSpreadEightPointsOverTheBanks) {
+  // In float the dense kernel's table is point-major, each row an odd number of 16-byte vectors
+  // (launch/shared_layout.hpp): the fewest that hold it, then one more if even. Then the vectors that 8
+  // consecutive points read at the same offset fall in 8 distinct groups of 4 banks (one wavefront).
+  namespace cuda = feinterp::backends::cuda;
+  for (std::size_t real_bytes : {std::size_t(4), std::size_t(8)})
+    for (int nodes = 1; nodes <= 64; ++nodes)
+      for (int width = 1; width <= 3; ++width) {
+        const int per_vector = int(16 / real_bytes), row = nodes * width;
+        const int stride = cuda::packed_table_row_stride(nodes, width, real_bytes);
+        ASSERT_EQ(stride % per_vector, 0);
+        const int vectors = stride / per_vector;
+        ASSERT_EQ(vectors % 2, 1) << nodes << " " << width;
+        ASSERT_GE(stride, row);
+        ASSERT_LT(stride - row, 2 * per_vector) << nodes << " " << width;
+        for (int first = 0; first < 8; ++first) {
+          unsigned groups = 0;
+          for (int q = first; q < first + 8; ++q) groups |= 1u << ((q * vectors) % 8);
+          ASSERT_EQ(groups, 0xffu) << nodes << " " << width;
+        }
+      }
+  // In float the field follows the Q rows, 16-byte aligned; in double the table is [n][w][q], unpadded.
+  const cuda::SharedLayout rows = cuda::shared_layout(10, 2, 2, Operation::reference_gradients, 10, 1, 8, 4);
+  EXPECT_EQ(rows.table_row_stride, 20);  // 20 floats: 5 vectors, odd already
+  EXPECT_EQ(rows.field, 10u * 20 * 4);
+  // 6 floats: 2 vectors, rounded up to 3.
+  EXPECT_EQ(cuda::shared_layout(3, 2, 2, Operation::reference_gradients, 3, 1, 8, 4).table_row_stride, 12);
+  const cuda::SharedLayout scalar = cuda::shared_layout(10, 2, 2, Operation::reference_gradients, 10, 1, 8, 8);
+  EXPECT_EQ(scalar.table_row_stride, 0);
+  EXPECT_EQ(scalar.field, 10u * 2 * 10 * 8);
 }
 
 TEST_F(Registry, TensorCoresApplyToFp64ValuesAndReferenceGradientsOnSm80AndNewer) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "../../../core/config.hpp"
+#include "../../../elements/indices.hpp"
 
 namespace feinterp::backends::cuda {
 
@@ -88,6 +89,34 @@ __device__ __forceinline__ void gather_async(Real* target, const Real* source) {
   __pipeline_memcpy_async(target, source, sizeof(Real));
 }
 
+/// Gathers the C values at each node of a group's `count` elements, field[dof(connectivity[e * N + n], C, c)],
+/// into `target` in [e][n][c] order, V consecutive components per thread and step: one 8- or 16-byte load
+/// (or cp.async, `async`) in place of V, where a node's C values tile into V-real vectors
+/// (run_alignment<C, Real>) and `field` is aligned for them, which the caller checks. Consecutive threads
+/// take a node's consecutive vectors, then the next node's.
+template <int N, int C, int V, bool async, class Real>
+__device__ __forceinline__ void gather_nodal_values(const Real* field, const node_index* connectivity, int count,
+                                                    Real* target, const BlockThreads& b) {
+  static_assert(C % V == 0, "a node's components tile into vectors");
+  constexpr int parts = C / V;
+  for (int i = b.thread; i < count * N * parts; i += b.threads) {
+    const int local_node = i / parts, part = i - local_node * parts;  // parts is a constant: no division
+    const Real* source = field + dof(connectivity[local_node], C, part * V);
+    Real* const into = target + i * V;
+    if constexpr (async) {
+      __pipeline_memcpy_async(into, source, V * sizeof(Real));
+    } else if constexpr (V == 1) {
+      *into = __ldg(source);
+    } else if constexpr (V == 2 && sizeof(Real) == 8) {
+      *reinterpret_cast<double2*>(into) = __ldg(reinterpret_cast<const double2*>(source));
+    } else if constexpr (V == 4) {
+      *reinterpret_cast<float4*>(into) = __ldg(reinterpret_cast<const float4*>(source));
+    } else {
+      *reinterpret_cast<float2*>(into) = __ldg(reinterpret_cast<const float2*>(source));
+    }
+  }
+}
+
 /// Waits for every copy this thread has started (gather_async, and any connectivity still in flight):
 /// before the barrier after which other threads read what it gathered.
 __device__ __forceinline__ void wait_for_gather() {
@@ -125,12 +154,13 @@ __device__ __forceinline__ void store_group_results(Real* out, const Real* stage
 #define FEINTERP_REGISTER_STORE_BYTES 24
 #endif
 
-/// The alignment, in bytes, of the vectors in which store_point_results writes a point's CR reals: the
-/// largest power of two up to 16 that divides CR * sizeof(Real) (a point's run starts at a multiple of
-/// it when the output does).
-template <int CR, class Real>
-__host__ __device__ constexpr int point_store_alignment() {
-  constexpr int bytes = CR * int(sizeof(Real));
+/// The widest vector, in bytes (16, 8, 4, or one real), that tiles runs of `count` reals laid end to end
+/// from a 16-byte boundary: the largest power of two up to 16 that divides count * sizeof(Real). A point's
+/// CR results in the output (store_point_results) and an element's nodal values in shared memory
+/// (load_shared_vector) are such runs.
+template <int count, class Real>
+__host__ __device__ constexpr int run_alignment() {
+  constexpr int bytes = count * int(sizeof(Real));
   return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : int(sizeof(Real));
 }
 
@@ -149,14 +179,14 @@ __device__ __forceinline__ bool results_from_registers(const Real* out) {
   if constexpr (!few_point_results<CR, Real>())
     return false;
   else
-    return reinterpret_cast<std::uintptr_t>(out) % point_store_alignment<CR, Real>() == 0;
+    return reinterpret_cast<std::uintptr_t>(out) % run_alignment<CR, Real>() == 0;
 }
 
-/// Writes one point's CR results from registers to `out`, aligned to point_store_alignment: in CUDA's
+/// Writes one point's CR results from registers to `out`, aligned to run_alignment<CR, Real>: in CUDA's
 /// vector types (double2, float2, float4: one st.global.v2/v4 each) where they fit, else a real at a time.
 template <int CR, class Real>
 __device__ __forceinline__ void store_point_results(Real* out, const Real (&results)[CR]) {
-  constexpr int vector_bytes = point_store_alignment<CR, Real>();
+  constexpr int vector_bytes = run_alignment<CR, Real>();
   if constexpr (vector_bytes == 16 && sizeof(Real) == 8) {
 #pragma unroll
     for (int i = 0; i < CR; i += 2) reinterpret_cast<double2*>(out)[i / 2] = make_double2(results[i], results[i + 1]);
@@ -170,6 +200,25 @@ __device__ __forceinline__ void store_point_results(Real* out, const Real (&resu
   } else {
 #pragma unroll
     for (int i = 0; i < CR; ++i) out[i] = results[i];
+  }
+}
+
+/// Reads V consecutive reals of shared memory at `source`, aligned to V reals, in one instruction
+/// (ld.shared.v2.f64, .v4.f32, .v2.f32, or a scalar for V = 1) into registers.
+template <int V, class Real>
+__device__ __forceinline__ void load_shared_vector(const Real* source, Real (&target)[V]) {
+  static_assert(V * sizeof(Real) <= 16 && (V & (V - 1)) == 0, "a vector of up to 16 bytes");
+  if constexpr (V == 2 && sizeof(Real) == 8) {
+    const double2 v = *reinterpret_cast<const double2*>(source);
+    target[0] = v.x, target[1] = v.y;
+  } else if constexpr (V == 4) {
+    const float4 v = *reinterpret_cast<const float4*>(source);
+    target[0] = v.x, target[1] = v.y, target[2] = v.z, target[3] = v.w;
+  } else if constexpr (V == 2) {
+    const float2 v = *reinterpret_cast<const float2*>(source);
+    target[0] = v.x, target[1] = v.y;
+  } else {
+    target[0] = *source;
   }
 }
 

@@ -41,6 +41,8 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "../../../core/layout.hpp"
 #include "../../../core/limits.hpp"
 #include "../../../core/operation.hpp"
@@ -82,12 +84,25 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   constexpr int CRp = CR | 1;  // the shared output's stride per point (launch/shared_layout.hpp: why odd)
   const int per_element = Q * CR;
   const bool from_registers = results_from_registers<CR>(args.out);  // packed_block.cuh: when and why
+  constexpr int gather_vector = run_alignment<C, Real>() / int(sizeof(Real));  // reals per gathered vector
+  const bool field_vectors = reinterpret_cast<std::uintptr_t>(args.field) % run_alignment<C, Real>() == 0;
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
   // not once per group. With one group per block, the first H100 run spent 6.5 ms on 50k p = 3
-  // hexahedra (0.5% of copy bandwidth) re-reading their 98 KB table 50k times.
-  for (int i = thread; i < N * W * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  // hexahedra (0.5% of copy bandwidth) re-reading their 98 KB table 50k times. In float it is transposed
+  // on the way, from the device tabulation's [n][w][q] to point-major rows of T reals, the padding zeroed
+  // (launch/shared_layout.hpp: why in float only).
+  constexpr bool table_in_rows = packed_table_in_rows(sizeof(Real));
+  constexpr int T = packed_table_row_stride(N, W, sizeof(Real));
+  if constexpr (table_in_rows) {
+    for (int i = thread; i < Q * T; i += threads) {
+      const int q = i / T, k = i - q * T;  // T is a constant
+      s_table[i] = k < N * W ? __ldg(args.table + k * Q + q) : Real(0);
+    }
+  } else {
+    for (int i = thread; i < N * W * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  }
   if constexpr (physical)
     for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;  // before barrier A
 
@@ -106,18 +121,19 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     __pipeline_wait_prior(0);
     __syncthreads();  // barrier A
 
-    // 3. gather. Physical gradients copy asynchronously (gather_async): at Q = N a thread gathers C + S
-    // values per group, all in flight at once; the quad/hex FP64 sweep ran its 12 physical
-    // configurations 1-19% faster so. Values and reference gradients (C values per thread, one at C = 1)
-    // load synchronously: with copies they ran 0.91-1.11 times the time, and no faster at any C = 1
-    // (1.00-1.11; hex p1 values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md).
-    for (int i = thread; i < here * N * C; i += threads) {
-      const int local_node = i / C, c = i - local_node * C;  // C is a constant: no division instruction
-      const Real* source = args.field + dof(connectivity[local_node], C, c);
-      if constexpr (physical)
-        gather_async(s_field + i, source);
+    // 3. gather. Physical gradients copy asynchronously: at Q = N a thread gathers C + S values per
+    // group, all in flight at once; the quad/hex FP64 sweep ran its 12 physical configurations 1-19%
+    // faster so. Values and reference gradients (C values per thread, one at C = 1) load synchronously:
+    // with copies they ran 0.91-1.11 times the time, and no faster at any C = 1 (1.00-1.11; hex p1
+    // values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where a node's C
+    // values tile into 8- or 16-byte vectors (C even) and the field is aligned for them, a vector at a time.
+    if constexpr (gather_vector > 1) {
+      if (field_vectors)
+        gather_nodal_values<N, C, gather_vector, physical>(args.field, connectivity, here, s_field, b);
       else
-        s_field[i] = __ldg(source);
+        gather_nodal_values<N, C, 1, physical>(args.field, connectivity, here, s_field, b);
+    } else {
+      gather_nodal_values<N, C, 1, physical>(args.field, connectivity, here, s_field, b);
     }
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
@@ -131,7 +147,11 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     buffer ^= 1;
     if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
 
-    // 4. compute
+    // 4. compute. The element's nodal values are read in vectors as wide as N * C reals allow
+    // (run_alignment; load_shared_vector), and so is, in float, the point's row of the table (16 bytes).
+    // Each vector is loaded where the unrolled loop first needs one of its reals.
+    constexpr int table_vector = 16 / int(sizeof(Real));
+    constexpr int field_vector = run_alignment<N * C, Real>() / int(sizeof(Real));
     if (z < here) {
       const Real* u = s_field + z * N * C;
       unsigned orientation = 0u;
@@ -148,14 +168,26 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
 #pragma unroll
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
         }
+        const Real* row = s_table + q * T;
+        Real table_chunk[table_vector], field_chunk[field_vector];
 #pragma unroll
         for (int n = 0; n < N; ++n) {
           Real shape[W];
 #pragma unroll
-          for (int w = 0; w < W; ++w) shape[w] = s_table[(n * W + w) * Q + q];
+          for (int w = 0; w < W; ++w) {
+            const int k = n * W + w;
+            if constexpr (table_in_rows) {
+              if (k % table_vector == 0) load_shared_vector(row + k, table_chunk);
+              shape[w] = table_chunk[k % table_vector];
+            } else {
+              shape[w] = s_table[k * Q + q];
+            }
+          }
 #pragma unroll
           for (int c = 0; c < C; ++c) {
-            const Real value = u[n * C + c];
+            const int i = n * C + c;
+            if (i % field_vector == 0) load_shared_vector(u + i, field_chunk);
+            const Real value = field_chunk[i % field_vector];
 #pragma unroll
             for (int w = 0; w < W; ++w) result[c][w] += shape[w] * value;
           }
@@ -239,18 +271,24 @@ constexpr bool register_capped() {
   return FEINTERP_CAP_REGISTERS && sizeof(Real) == 8 && Op == Operation::physical_gradients && C == 3 && listed;
 }
 
-/// The values and reference-gradient kernels that store from registers (packed_block.cuh) are held to 32
-/// registers (4 blocks of 512 threads per multiprocessor: all 2048 threads resident). Without the staged
-/// store, ptxas gave some of them 39-40 (p = 3 triangles', p = 2 quadrilaterals' and p = 2 tetrahedra's
-/// values with C = 3 in double, against 30-32 staged), and kernels that went from 32 to 40 measured up to
-/// 1.04 times the staged time (p = 1 triangles and quadrilaterals, C = 2 reference gradients in double);
-/// capped, none of the 204 spills (ptxas -v, sm_90: every element, C <= 9, both precisions). Physical
-/// gradients keep their 40-64 registers (the Jacobian and its inverse) and the cap above.
-/// backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/register-stores.md has the counts and times.
+/// The values and reference-gradient kernels that store from registers (packed_block.cuh), and in float
+/// all of them, are held to 32 registers (4 blocks of 512 threads per multiprocessor: all 2048 threads
+/// resident).
+/// - Without the staged store, ptxas gave some of them 39-40 (p = 3 triangles', p = 2 quadrilaterals' and
+///   p = 2 tetrahedra's values with C = 3 in double, against 30-32 staged), and kernels that went from 32
+///   to 40 measured up to 1.04 times the staged time (p = 1 triangles and quadrilaterals, C = 2 reference
+///   gradients in double; register-stores.md).
+/// - In float, reading the table's rows in 16-byte vectors took p = 3 tetrahedra's and p = 1 hexahedra's
+///   C = 3 reference gradients from 32 to 39-40 registers, and the tetrahedra's from 0.548 to 0.602 ms
+///   (table-rows.md).
+/// Capped, none spills (ptxas -v, sm_90: every element, C <= 3, both precisions). Physical gradients keep
+/// their 40-80 registers (the Jacobian and its inverse) and the cap above: held to 64 in float, ptxas
+/// gave the small ones 47-64 instead of 32-57.
+/// backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/ has the counts and times.
 template <class Element, int C, Operation Op, int S, class Real>
-constexpr bool register_stores_capped() {
+constexpr bool capped_at_32_registers() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
-  return Op != Operation::physical_gradients && few_point_results<C * R, Real>();
+  return Op != Operation::physical_gradients && (few_point_results<C * R, Real>() || sizeof(Real) == 4);
 }
 
 template <class Element, int C, Operation Op, int S, class Real>
@@ -264,7 +302,7 @@ __global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped
 }
 
 template <class Element, int C, Operation Op, int S, class Real>
-__global__ void __launch_bounds__(max_threads_per_block, 4) packed_kernel_register_stores(const KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block, 4) packed_kernel_32_registers(const KernelArgs<Real> args) {
   packed_body<Element, C, Op, S, Real>(args);
 }
 
