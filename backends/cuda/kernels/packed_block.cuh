@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the packed kernels (packed_kernel.cuh, transpose_kernel.cuh) share about a block that holds
 // elements_per_block elements along threadIdx.z: its threads numbered block-wide, the walk over a group's
-// contiguous run of per-element values, and the asynchronous copies of a group's connectivity and of
-// its gathered values.
+// contiguous run of per-element values, the copies of a group's connectivity and of its gathered values
+// (asynchronous, or a vector of a node's components at a time), and the vectors in which a point's
+// results are stored and shared memory is read.
 #pragma once
 
 #include <cuda_pipeline.h>

@@ -16,8 +16,10 @@
 //   1. table        shape-function table -> shared (one copy per block, read from L2 after block 1)
 //   2. connectivity the group's elements are consecutive, so their connectivity is one contiguous run;
 //                   it is copied asynchronously (cp.async) one group ahead, into a second buffer
-//   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread
-//   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W);
+//   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread, or a node's
+//                   C components as one 8- or 16-byte vector where they tile into it
+//   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W),
+//                   the nodal values (and in float the table) read from shared memory in vectors;
 //                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
 //   5. store        the block's output is one contiguous run of E * Q * C * R reals: written by
 //                   consecutive threads in global order, from shared memory in the same order; or,

@@ -30,8 +30,9 @@
 // [n][w][q] on the Q = 10 kernels (p = 3 triangles, p = 2 tetrahedra) and 0.83-0.90 on p = 3 tetrahedra
 // (Q = 20): a 16-byte read is served 8 lanes at a time, and 8 lanes whose points wrap around the element's
 // (Q = 10: points 8, 9, 0, ..., 5) cannot all fall in distinct groups. In float the instructions saved
-// outweigh that (0.85-0.97 of the time); in double they do not, and the table stays [n][w][q]
-// (tuning/results/nvidia-h100-80gb-hbm3/table-rows.md).
+// outweigh that (0.85-0.97 of the time), though Nsight Compute counts a third of the shared-load
+// wavefronts of the Q = 10 kernels as conflicts (profile-fp32.md); in double they do not, and the table
+// stays [n][w][q] (tuning/results/nvidia-h100-80gb-hbm3/table-rows.md).
 // The output is written by lanes (q, z), that is by consecutive points z*Q + q, each at
 // an odd stride of CRp words (spread over all banks), and read back in global order [e][q][cr], which
 // is the shared order itself (CRp = CR) or skips one padding word every CR. The layout before,
