@@ -165,6 +165,14 @@ __host__ __device__ constexpr int run_alignment() {
   return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : int(sizeof(Real));
 }
 
+/// Whether `p` starts on a boundary of the vectors that tile runs of `count` reals (run_alignment): a
+/// pointer from cudaMalloc always does; a view into an array may not, and its caller then takes a real at a
+/// time.
+template <int count, class Real>
+__device__ __forceinline__ bool aligned_for_runs(const Real* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % run_alignment<count, Real>() == 0;
+}
+
 /// Whether CR reals per point are few enough to store from registers (above): what the kernel can do,
 /// and what the register cap of packed_kernel.cuh follows.
 template <int CR, class Real>
@@ -180,7 +188,7 @@ __device__ __forceinline__ bool results_from_registers(const Real* out) {
   if constexpr (!few_point_results<CR, Real>())
     return false;
   else
-    return reinterpret_cast<std::uintptr_t>(out) % run_alignment<CR, Real>() == 0;
+    return aligned_for_runs<CR>(out);
 }
 
 /// Writes one point's CR results from registers to `out`, aligned to run_alignment<CR, Real>: in CUDA's

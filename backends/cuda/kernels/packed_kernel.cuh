@@ -43,8 +43,6 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
-#include <cstdint>
-
 #include "../../../core/layout.hpp"
 #include "../../../core/limits.hpp"
 #include "../../../core/operation.hpp"
@@ -87,7 +85,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   const int per_element = Q * CR;
   const bool from_registers = results_from_registers<CR>(args.out);  // packed_block.cuh: when and why
   constexpr int gather_vector = run_alignment<C, Real>() / int(sizeof(Real));  // reals per gathered vector
-  const bool field_vectors = reinterpret_cast<std::uintptr_t>(args.field) % run_alignment<C, Real>() == 0;
+  const bool field_vectors = gather_vector > 1 && aligned_for_runs<C>(args.field);
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
@@ -129,14 +127,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // with copies they ran 0.91-1.11 times the time, and no faster at any C = 1 (1.00-1.11; hex p1
     // values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where a node's C
     // values tile into 8- or 16-byte vectors (C even) and the field is aligned for them, a vector at a time.
-    if constexpr (gather_vector > 1) {
-      if (field_vectors)
-        gather_nodal_values<N, C, gather_vector, physical>(args.field, connectivity, here, s_field, b);
-      else
-        gather_nodal_values<N, C, 1, physical>(args.field, connectivity, here, s_field, b);
-    } else {
+    if (field_vectors)
+      gather_nodal_values<N, C, gather_vector, physical>(args.field, connectivity, here, s_field, b);
+    else
       gather_nodal_values<N, C, 1, physical>(args.field, connectivity, here, s_field, b);
-    }
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
         const int local_node = i / S, k = i - local_node * S;
