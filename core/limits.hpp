@@ -15,7 +15,9 @@ constexpr int max_components = 9;
 /// -v, sm_90).
 constexpr int max_threads_per_block = 512;
 
-/// Elements per block: CUDA's limit on blockDim.z, along which the packed kernel stacks them.
+/// Elements per block: CUDA's limit on blockDim.z, along which the packed kernel stacks them (in slots of
+/// two elements where a thread computes two: backends/cuda/launch/elements_per_thread.hpp; the limit
+/// stays on the elements, and with it the tuning tables' range).
 constexpr int max_elements_per_block = 64;
 
 /// Threads per element: one per point up to 128, which keeps a 125-point (5^3 Gauss) hexahedron rule

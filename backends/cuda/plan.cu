@@ -117,7 +117,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
     if (view.element_count > INT_MAX)
       throw std::invalid_argument("the baseline kernel runs one block per element: at most 2^31 - 1 elements");
     allow_shared_memory(l.kernels.baseline, bytes);
-    l.config = {threads_per_element(table_.points()), 1, bytes};
+    l.config = {threads_per_element(table_.points()), 1, 1, bytes};
     l.grid = dim3(unsigned(std::max<offset_t>(view.element_count, 1)));
     l.block = dim3(unsigned(l.config.threads_per_element));
     return l;
@@ -135,14 +135,14 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   allow_shared_memory(l.kernels.packed, l.config.shared_bytes);
   // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
   // strides over groups of elements), never more than there are groups.
-  const int threads = l.config.threads_per_element * l.config.elements_per_block;  // transposes: packed always
+  const int threads = l.config.threads_per_element * l.config.element_slots;
   int resident = 0;
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, l.kernels.packed, threads, l.config.shared_bytes),
              "querying the packed kernel's occupancy");
   const offset_t groups = (view.element_count + l.config.elements_per_block - 1) / l.config.elements_per_block;
   const offset_t blocks = std::min<offset_t>(std::max<offset_t>(groups, 1), offset_t(std::max(resident, 1)) * device.multiprocessors);
   l.grid = dim3(unsigned(blocks));
-  l.block = dim3(unsigned(l.config.threads_per_element), 1, unsigned(l.config.elements_per_block));
+  l.block = dim3(unsigned(l.config.threads_per_element), 1, unsigned(l.config.element_slots));
   return l;
 }
 
@@ -178,6 +178,7 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
   args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;
   args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
   std::copy(tensor_tables_.begin(), tensor_tables_.end(), args.tensor_tables);
+  args.elements_per_block = l.config.elements_per_block;
   args.tensor_buffer_residues[0] = l.config.tensor_buffer_residues.buffer[0];
   args.tensor_buffer_residues[1] = l.config.tensor_buffer_residues.buffer[1];
   const LaunchFunction<Real> function = options_.kernel == Kernel::baseline ? l.kernels.launch_baseline : l.kernels.launch_packed;

@@ -35,6 +35,7 @@ using feinterp::backends::cuda::heuristic_elements_per_block;
 using feinterp::backends::cuda::LaunchShape;
 using feinterp::backends::cuda::max_elements_per_block;
 using feinterp::backends::cuda::threads_per_element;
+using feinterp::backends::cuda::threads_per_block;
 
 namespace {
 
@@ -116,12 +117,17 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 }  // namespace
 
 TEST(LaunchLimits, HeuristicFillsWholeWarpsWithinTheLimits) {
-  // Q = 3: 32 elements make 96 threads, three full warps. Q = 64: one element is two warps.
-  EXPECT_EQ(heuristic_elements_per_block(tri1, test_gpu), 32);
+  // Q = 3, C = 2: 32 elements make 96 threads, three full warps. At C = 1 a thread computes two elements
+  // (launch/elements_per_thread.hpp): 64 elements in 32 slots. Q = 64: one element is two warps.
+  LaunchShape tri1_c2 = tri1;
+  tri1_c2.components = 2;
+  EXPECT_EQ(heuristic_elements_per_block(tri1_c2, test_gpu), 32);
+  EXPECT_EQ(heuristic_elements_per_block(tri1, test_gpu), 64);
   const LaunchShape hex3{{Shape::hexahedron, 3}, Operation::values, 64, 3, 3, Precision::fp64};
   EXPECT_EQ(heuristic_elements_per_block(hex3, test_gpu), 1);
-  // The limits: 512 threads per block and 64 elements (blockDim.z) on a roomy device...
+  // The limits: 512 threads per block and 64 elements on a roomy device...
   EXPECT_EQ(max_elements_per_block(tri1, test_gpu), 64);
+  EXPECT_EQ(max_elements_per_block(tri1_c2, test_gpu), 64);
   EXPECT_EQ(max_elements_per_block(hex3, test_gpu), 512 / 64);
   // ...and the shared memory of a small one, which also bounds the heuristic.
   const DeviceInfo small = device("Small GPU", 9, 0, 2048);
@@ -182,7 +188,8 @@ TEST_F(Registry, EntryThatDoesNotFitFallsBackWithOneWarning) {
 
 TEST_F(Registry, NearestPointCountKeepsThreadsPerBlock) {
   auto table = test_table();
-  // tet p2 values C = 1 at Q = 10: 12 elements = 120 threads. At Q = 20 (another point set): 6 elements.
+  // tet p2 values C = 1 at Q = 10: 12 elements = 6 slots of two, 60 threads. At Q = 20 (another point
+  // set): 6 elements.
   const LaunchShape tet{{Shape::tetrahedron, 2}, Operation::values, 10, 1, 3, Precision::fp64};
   EXPECT_EQ(choose_elements_per_block(with(tet, 20), test_gpu, table.get()), 6);
   EXPECT_EQ(choose_elements_per_block(with(tet, 4), test_gpu, table.get()), 30);    // 120 / 4
@@ -197,16 +204,16 @@ TEST_F(Registry, NearestPointCountKeepsThreadsPerBlock) {
 }
 
 TEST_F(Registry, NoTableMeansHeuristicWithOneWarningPerDevice) {
-  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 32);
-  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 32);
-  EXPECT_EQ(choose_elements_per_block(tri1, device("Other GPU", 8, 0), nullptr), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 64);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu, nullptr), 64);
+  EXPECT_EQ(choose_elements_per_block(tri1, device("Other GPU", 8, 0), nullptr), 64);
   ASSERT_EQ(warnings().size(), 2u);
   EXPECT_TRUE(contains(warnings()[0], "no tuning table for Test GPU 3000 (compute capability 9.0)")) << warnings()[0];
 }
 
 TEST_F(Registry, UnknownDeviceGetsNoTable) {
   EXPECT_EQ(tuning_table_for({"No Such GPU", 1, 0}), nullptr);
-  EXPECT_EQ(choose_elements_per_block(tri1, device("No Such GPU", 1, 0)), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, device("No Such GPU", 1, 0)), 64);
 }
 
 TEST_F(Registry, ForeignTableIsUsedWithAWarning) {
@@ -266,13 +273,14 @@ TEST_F(Registry, EnvironmentNoneMeansHeuristic) {
   setenv(table_environment_variable, "none", 1);
   set_tuning_table(nullptr);
   EXPECT_EQ(tuning_table_for({test_gpu.name, test_gpu.major, test_gpu.minor}), nullptr);
-  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 32);
+  EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 64);
 }
 
 TEST_F(Registry, ConcurrentLookupsAndOverridesAreSafe) {
   auto table = test_table();
   const LaunchShape unknown{{Shape::hexahedron, 1}, Operation::values, 8, 1, 3, Precision::fp64};
   const int unknown_heuristic = heuristic_elements_per_block(unknown, test_gpu);
+  const int tri1_heuristic = heuristic_elements_per_block(tri1, test_gpu);
   std::atomic<bool> bad{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t)
@@ -281,7 +289,7 @@ TEST_F(Registry, ConcurrentLookupsAndOverridesAreSafe) {
         if (t == 0 && i % 10 == 0) set_tuning_table(i % 20 ? table : nullptr);
         const int a = choose_elements_per_block(tri1, test_gpu);
         const int b = choose_elements_per_block(unknown, test_gpu);
-        if ((a != 24 && a != 32) || b != unknown_heuristic) bad = true;
+        if ((a != 24 && a != tri1_heuristic) || b != unknown_heuristic) bad = true;
       }
     });
   for (std::thread& t : threads) t.join();
@@ -362,7 +370,7 @@ void expect_covers_every_configuration(const TuningTable& table, SweptVariants s
             const TuningEntry* e = table.find({type, op, C, Q, precision});
             ASSERT_NE(e, nullptr) << table.device << ": no entry for " << to_string(type) << " C = " << C << " "
                                   << operation_name(op) << " " << precision_name(precision);
-            EXPECT_LE(e->elements_per_block * threads_per_element(launch), 512) << to_string(type);
+            EXPECT_LE(threads_per_block(launch, e->elements_per_block), 512) << to_string(type);
             if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) &&
                 (!is_transpose(op) || precision == Precision::fp64 || swept.fp32_tensor_transposes)) {
               LaunchShape tensor = launch;
@@ -632,6 +640,40 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
   EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 3, 3).field_rows, 16);
   EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 1, 8).field_rows, 8);
   EXPECT_GT(packed_shared_bytes(tc, 2), packed_shared_bytes(tc, 1));
+}
+
+TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhysicalGradients) {
+  // launch/elements_per_thread.hpp: K = 2 for values and reference gradients at C = 1, so a block of
+  // elements_per_block elements has ceil(elements_per_block / 2) slots along threadIdx.z; every other
+  // kernel (C > 1, physical gradients, transposes, the other variants) one element per slot.
+  namespace cuda = feinterp::backends::cuda;
+  const DeviceInfo gpu = test_gpu;
+  for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients})
+    for (int C = 1; C <= 3; ++C) {
+      LaunchShape s = tri1;
+      s.op = op;
+      s.components = C;
+      const int K = op != Operation::physical_gradients && C == 1 ? 2 : 1;
+      EXPECT_EQ(cuda::elements_per_thread(s), K) << operation_name(op) << " C = " << C;
+      for (int count : {1, 2, 7, 8, 63, 64}) {
+        const cuda::LaunchConfig config = cuda::packed_launch_config(s, count, gpu);
+        EXPECT_EQ(config.elements_per_block, count);
+        EXPECT_EQ(config.element_slots, (count + K - 1) / K) << operation_name(op) << " C = " << C << ", " << count;
+        EXPECT_EQ(threads_per_block(s, count), 3 * config.element_slots);
+      }
+    }
+  LaunchShape transpose = tri1;
+  transpose.op = Operation::reference_gradients_transpose;
+  EXPECT_EQ(cuda::elements_per_thread(transpose), 1);
+  LaunchShape tensor_cores = tri1;
+  tensor_cores.variant = KernelVariant::dense_tensor_cores;
+  EXPECT_EQ(cuda::elements_per_thread(tensor_cores), 1);
+  // 512 threads per block bound the slots, not the elements: Q = 100, C = 1 takes 5 slots of two elements
+  // (500 threads), C = 2 five elements.
+  LaunchShape wide = with(tri1, 100, Operation::reference_gradients);
+  EXPECT_EQ(max_elements_per_block(wide, gpu), 10);
+  wide.components = 2;
+  EXPECT_EQ(max_elements_per_block(wide, gpu), 5);
 }
 
 TEST(LaunchLimits, PackedTableRowsAreOddVectorCountsThatSpreadEightPointsOverTheBanks) {

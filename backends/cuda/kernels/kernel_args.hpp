@@ -37,6 +37,9 @@ struct KernelArgs {
                                     ///< fem/orientation.hpp refuses (degenerate or tangled); sticky
   unsigned* point_orientation;      ///< baseline kernel: null, or (a one-element launch, to explain an
                                     ///< error) each point's orientation bit [q]
+  /// The dense forward kernel's group of elements, blockDim.z slots of packed_elements_per_thread
+  /// (launch/elements_per_thread.hpp); the other kernels have one element per slot and read blockDim.z.
+  int elements_per_block = 0;
   // Transposes only: `field` is then the point data (the forward operation's output layout), `table`
   // the transposed table [q][w][n], `out` the nodal vector or the element vectors.
   const offset_t* element_list = nullptr;  ///< the launch's elements (one colour); null: elements 0..elements-1

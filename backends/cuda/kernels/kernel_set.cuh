@@ -23,6 +23,8 @@ template <class Element, int C, Operation Op, int S, class Real>
 constexpr auto packed_kernel_of() {
   if constexpr (register_capped<Element, C, Op, S, Real>())
     return &packed_kernel_capped<Element, C, Op, S, Real>;
+  else if constexpr (capped_at_40_registers<Element, C, Op, S, Real>())
+    return &packed_kernel_40_registers<Element, C, Op, S, Real>;
   else if constexpr (capped_at_32_registers<Element, C, Op, S, Real>())
     return &packed_kernel_32_registers<Element, C, Op, S, Real>;
   else

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The packed interpolation kernel: elements_per_block elements per thread block, one per threadIdx.z,
-// and threads_per_element threads along threadIdx.x, each computing whole quadrature points.
+// The packed interpolation kernel: elements_per_block elements per thread block, in slots along
+// threadIdx.z of K elements each (K = 2 for values and reference gradients at C = 1, else 1:
+// launch/elements_per_thread.hpp), and threads_per_element threads along threadIdx.x, each computing
+// whole quadrature points of its slot's K elements.
 //
-//   block = {threads_per_element, 1, elements_per_block}
-//   element = group * blockDim.z + threadIdx.z,  group = blockIdx.x, blockIdx.x + gridDim.x, ...
+//   block = {threads_per_element, 1, ceil(elements_per_block / K)}
+//   element = group * elements_per_block + threadIdx.z + k * blockDim.z,  k < K,
+//   group = blockIdx.x, blockIdx.x + gridDim.x, ...
 //
 // The grid is persistent: as many blocks as fit on the device at once, each looping over groups of
 // elements_per_block consecutive elements (with one group per block it would be the seed's layout,
-// element = blockIdx.x * blockDim.z + threadIdx.z).
+// element = blockIdx.x * elements_per_block + threadIdx.z at K = 1).
 //
 // The seed's port ran one element per block: a p = 1 triangle gave 3-thread blocks, so 29 of a warp's
 // 32 lanes idled, and its sweep on a GV100 topped out near a third of the copy bandwidth. Here a block
@@ -18,7 +21,7 @@
 //                   it is copied asynchronously (cp.async) one group ahead, into a second buffer
 //   3. gather       u[dof(node, C, c)] (and x) -> shared, one (node, c) pair per thread, or a node's
 //                   C components as one 8- or 16-byte vector where they tile into it
-//   4. compute      thread (q, z): C x W accumulators in registers over the nodes (compile-time N, C, W),
+//   4. compute      thread (q, z): K x C x W accumulators in registers over the nodes (compile-time N, C, W),
 //                   the nodal values (and in float the table) read from shared memory in vectors;
 //                   physical gradients map them through J (S x D, fem/geometry.hpp) to C x S
 //   5. store        the block's output is one contiguous run of E * Q * C * R reals: written by
@@ -49,6 +52,7 @@
 #include "../../../elements/indices.hpp"
 #include "../../../fem/geometry.hpp"
 #include "../../../fem/orientation.hpp"
+#include "../launch/elements_per_thread.hpp"
 #include "../launch/shared_layout.hpp"
 #include "kernel_args.hpp"
 #include "packed_block.cuh"
@@ -64,10 +68,13 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   constexpr int W = Op == Operation::values ? 1 : D;  // table rows per (node, point)
   constexpr bool physical = Op == Operation::physical_gradients;
   constexpr int R = physical ? S : W;  // results per (point, component)
+  constexpr int K = packed_elements_per_thread(Op, C);  // elements per thread (launch/elements_per_thread.hpp)
   static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
+  static_assert(K == 1 || !physical, "one element per thread for physical gradients");
 
   const int Q = args.points;
-  const int elements_per_block = blockDim.z;
+  const int elements_per_block = K == 1 ? int(blockDim.z) : args.elements_per_block;  // blockDim.z slots of K
+  const int slots = blockDim.z;
   const SharedLayout layout = shared_layout(N, D, S, Op, Q, C, elements_per_block, sizeof(Real));
   extern __shared__ __align__(16) unsigned char shared[];
   Real* s_table = reinterpret_cast<Real*>(shared + layout.table);
@@ -143,20 +150,31 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     buffer ^= 1;
     if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
 
-    // 4. compute. The element's nodal values are read in vectors as wide as N * C reals allow
-    // (run_alignment; load_shared_vector), and so is, in float, the point's row of the table (16 bytes).
-    // Each vector is loaded where the unrolled loop first needs one of its reals.
+    // 4. compute. Slot z's thread computes point q of its K elements z, z + slots, ... of the group, each
+    // table real it reads serving all K; an element past the group's end (the last slot of a count K
+    // does not divide, or of the last, partial group) recomputes the group's last one and stores nothing.
+    // The elements' nodal values are read in vectors as wide as N * C reals allow (run_alignment;
+    // load_shared_vector), and so is, in float, the point's row of the table (16 bytes). Each vector is
+    // loaded where the unrolled loop first needs one of its reals.
     constexpr int table_vector = 16 / int(sizeof(Real));
     constexpr int field_vector = run_alignment<N * C, Real>() / int(sizeof(Real));
     if (z < here) {
-      const Real* u = s_field + z * N * C;
+      int element[K];  // in the group
+      const Real* u[K];
+#pragma unroll
+      for (int e = 0; e < K; ++e) {
+        element[e] = z + e * slots;
+        u[e] = s_field + (e == 0 ? z : min(element[e], here - 1)) * N * C;
+      }
       unsigned orientation = 0u;
       for (int q = threadIdx.x; q < Q; q += blockDim.x) {
-        Real result[C][W];
+        Real result[K][C][W];
 #pragma unroll
-        for (int c = 0; c < C; ++c)
+        for (int e = 0; e < K; ++e)
 #pragma unroll
-          for (int w = 0; w < W; ++w) result[c][w] = Real(0);
+          for (int c = 0; c < C; ++c)
+#pragma unroll
+            for (int w = 0; w < W; ++w) result[e][c][w] = Real(0);
         double J[S][D];
         if constexpr (physical) {
 #pragma unroll
@@ -165,28 +183,30 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
         }
         const Real* row = s_table + q * T;
-        Real table_chunk[table_vector], field_chunk[field_vector];
+        Real table_chunk[table_vector], field_chunk[K][field_vector];
 #pragma unroll
         for (int n = 0; n < N; ++n) {
           Real shape[W];
 #pragma unroll
           for (int w = 0; w < W; ++w) {
-            const int k = n * W + w;
+            const int entry = n * W + w;
             if constexpr (table_in_rows) {
-              if (k % table_vector == 0) load_shared_vector(row + k, table_chunk);
-              shape[w] = table_chunk[k % table_vector];
+              if (entry % table_vector == 0) load_shared_vector(row + entry, table_chunk);
+              shape[w] = table_chunk[entry % table_vector];
             } else {
-              shape[w] = s_table[k * Q + q];
+              shape[w] = s_table[entry * Q + q];
             }
           }
 #pragma unroll
-          for (int c = 0; c < C; ++c) {
-            const int i = n * C + c;
-            if (i % field_vector == 0) load_shared_vector(u + i, field_chunk);
-            const Real value = field_chunk[i % field_vector];
+          for (int e = 0; e < K; ++e)
 #pragma unroll
-            for (int w = 0; w < W; ++w) result[c][w] += shape[w] * value;
-          }
+            for (int c = 0; c < C; ++c) {
+              const int i = n * C + c;
+              if (i % field_vector == 0) load_shared_vector(u[e] + i, field_chunk[e]);
+              const Real value = field_chunk[e][i % field_vector];
+#pragma unroll
+              for (int w = 0; w < W; ++w) result[e][c][w] += shape[w] * value;
+            }
           if constexpr (physical) {
             const Real* x = s_coordinates + (z * N + n) * S;
 #pragma unroll
@@ -195,33 +215,39 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
               for (int d = 0; d < D; ++d) J[k][d] += double(x[k]) * double(shape[d]);
           }
         }
-        Real point_results[CR];
+        Real point_results[K][CR];
         double det = 0.0;
         if constexpr (physical) {
           det = jacobian_determinant(J);
           orientation |= orientation_of(det, shape_quality(J, det));
-          double K[S][D];
-          inverse_transpose(J, det, K);
+          double inverse[S][D];
+          inverse_transpose(J, det, inverse);
 #pragma unroll
           for (int c = 0; c < C; ++c) {
             double reference[D], gradient[S];
 #pragma unroll
-            for (int d = 0; d < D; ++d) reference[d] = double(result[c][d]);
-            physical_gradient<S, D>(K, reference, gradient);
+            for (int d = 0; d < D; ++d) reference[d] = double(result[0][c][d]);
+            physical_gradient<S, D>(inverse, reference, gradient);
 #pragma unroll
-            for (int k = 0; k < S; ++k) point_results[c * R + k] = Real(gradient[k]);
+            for (int k = 0; k < S; ++k) point_results[0][c * R + k] = Real(gradient[k]);
           }
         } else {
 #pragma unroll
-          for (int c = 0; c < C; ++c)
+          for (int e = 0; e < K; ++e)
 #pragma unroll
-            for (int w = 0; w < W; ++w) point_results[c * R + w] = result[c][w];
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+              for (int w = 0; w < W; ++w) point_results[e][c * R + w] = result[e][c][w];
         }
-        if (from_registers)
-          store_point_results<CR>(args.out + (offset_t(first + z) * Q + q) * CR, point_results);
-        else
 #pragma unroll
-          for (int i = 0; i < CR; ++i) s_output[(z * Q + q) * CRp + i] = point_results[i];
+        for (int e = 0; e < K; ++e) {
+          if (e > 0 && element[e] >= here) break;
+          if (from_registers)
+            store_point_results<CR>(args.out + (offset_t(first + element[e]) * Q + q) * CR, point_results[e]);
+          else
+#pragma unroll
+            for (int i = 0; i < CR; ++i) s_output[(element[e] * Q + q) * CRp + i] = point_results[e][i];
+        }
         if constexpr (physical)
           if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
       }
@@ -281,10 +307,22 @@ constexpr bool register_capped() {
 /// their 40-80 registers (the Jacobian and its inverse) and the cap above: held to 64 in float, ptxas
 /// gave the small ones 47-64 instead of 32-57.
 /// backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/ has the counts and times.
+/// Except, at two elements per thread (launch/elements_per_thread.hpp), the reference gradients of 3D
+/// elements in double: 2 x 3 accumulators (12 registers) and two elements' nodal-value vectors, which at
+/// 32 registers ptxas spilled (12-20 bytes: p = 1-3 tetrahedra, p = 1 and 3 hexahedra), and the p = 1
+/// tetrahedra and hexahedra then measured 1.23 and 1.30 times their one-element time (elements-per-thread.md).
+/// They are held to 40 (3 blocks of 512 threads), where none spills.
+template <class Element, int C, Operation Op, int S, class Real>
+constexpr bool capped_at_40_registers() {
+  return packed_elements_per_thread(Op, C) > 1 && Op == Operation::reference_gradients && Element::dimension == 3 &&
+         sizeof(Real) == 8;
+}
+
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool capped_at_32_registers() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
-  return Op != Operation::physical_gradients && (few_point_results<C * R, Real>() || sizeof(Real) == 4);
+  return Op != Operation::physical_gradients && (few_point_results<C * R, Real>() || sizeof(Real) == 4) &&
+         !capped_at_40_registers<Element, C, Op, S, Real>();
 }
 
 template <class Element, int C, Operation Op, int S, class Real>
@@ -294,6 +332,11 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
 
 template <class Element, int C, Operation Op, int S, class Real>
 __global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs<Real> args) {
+  packed_body<Element, C, Op, S, Real>(args);
+}
+
+template <class Element, int C, Operation Op, int S, class Real>
+__global__ void __launch_bounds__(max_threads_per_block, 3) packed_kernel_40_registers(const KernelArgs<Real> args) {
   packed_body<Element, C, Op, S, Real>(args);
 }
 

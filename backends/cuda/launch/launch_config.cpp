@@ -9,6 +9,7 @@
 #include "../../../core/limits.hpp"
 #include "../tuning/registry.hpp"
 #include "dense_mma_shared_layout.hpp"
+#include "elements_per_thread.hpp"
 #include "shared_layout.hpp"
 #include "tensor_launch_shape.hpp"
 #include "tensor_transpose_launch_shape.hpp"
@@ -51,6 +52,14 @@ int threads_per_element(const LaunchShape& s) {
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
 }
 
+int elements_per_thread(const LaunchShape& s) {
+  return s.variant == KernelVariant::dense && !is_transpose(s.op) ? packed_elements_per_thread(s.op, s.components) : 1;
+}
+
+int threads_per_block(const LaunchShape& s, int elements_per_block) {
+  return threads_per_element(s) * packed_element_slots(elements_per_block, elements_per_thread(s));
+}
+
 bool geometric(const LaunchShape& s) {
   return forward_of(s.op) == Operation::physical_gradients || (is_transpose(s.op) && (s.weighted || s.fused));
 }
@@ -80,19 +89,20 @@ std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
 }
 
 int max_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
-  const int threads = threads_per_element(s);
-  int count = std::min(max_threads_per_block / threads, feinterp::max_elements_per_block);
+  int count = std::min(max_threads_per_block / threads_per_element(s) * elements_per_thread(s),
+                       feinterp::max_elements_per_block);
   while (count > 0 && packed_shared_bytes(s, count) > device.shared_per_block_optin) --count;
   return count;
 }
 
 int heuristic_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {
-  const int threads = threads_per_element(s);
+  const int per_slot = elements_per_thread(s);
   const int limit = max_elements_per_block(s, device);
   int best = std::min(1, limit);
   double best_utilisation = 0.0;
   for (int count = 1; count <= limit; ++count) {
-    const int block = threads * count;
+    if (count % per_slot != 0 && count != limit) continue;  // whole slots, unless only a partial one fits
+    const int block = threads_per_block(s, count);
     if (block % 32 == 0) return count;
     const double utilisation = double(block) / (32.0 * ((block + 31) / 32));
     if (utilisation > best_utilisation) {
@@ -175,9 +185,10 @@ LaunchConfig packed_launch_config(const LaunchShape& s, int elements_per_block, 
         describe_launch(s) + ": expected 1 to " + std::to_string(limit) + " (at most " + std::to_string(max_threads_per_block) +
         " threads and " + std::to_string(device.shared_per_block_optin) + " bytes of shared memory per block; " +
         std::to_string(elements_per_block) + " elements would need " +
-        std::to_string(elements_per_block * config.threads_per_element) + " threads and " +
+        std::to_string(threads_per_block(s, elements_per_block)) + " threads and " +
         std::to_string(packed_shared_bytes(s, std::max(elements_per_block, 1))) + " bytes)");
   config.elements_per_block = elements_per_block;
+  config.element_slots = packed_element_slots(elements_per_block, elements_per_thread(s));
   config.shared_bytes = packed_shared_bytes(s, elements_per_block);
   return config;
 }

@@ -61,6 +61,8 @@ bool geometric(const LaunchShape& shape);
 struct LaunchConfig {
   int threads_per_element = 0;
   int elements_per_block = 0;
+  int element_slots = 0;  ///< blockDim.z: elements_per_block, or fewer where a thread computes several
+                          ///< elements (launch/elements_per_thread.hpp)
   std::size_t shared_bytes = 0;
   KernelVariant variant = KernelVariant::dense;
   TensorBufferResidues tensor_buffer_residues;  ///< the shape's, for KernelArgs::tensor_buffer_residues
@@ -75,18 +77,26 @@ int threads_per_element(int points);
 /// point lattices, transposes (launch/tensor_launch_shape.hpp); up to max_threads_per_element.
 int threads_per_element(const LaunchShape& shape);
 
+/// How many elements a thread of the launch's kernel computes (launch/elements_per_thread.hpp): K for the
+/// dense forward kernel, 1 for every other kernel.
+int elements_per_thread(const LaunchShape& shape);
+
+/// The threads of a block of `elements_per_block` elements: threads_per_element times the element slots,
+/// ceil(elements_per_block / elements_per_thread).
+int threads_per_block(const LaunchShape& shape, int elements_per_block);
+
 /// Dynamic shared memory of the launch's kernel: the packed kernel, the transpose kernel
 /// (launch/shared_layout.hpp) or the sum-factorised kernel or its transpose (launch/tensor_launch_shape.hpp,
 /// launch/tensor_transpose_launch_shape.hpp).
 std::size_t packed_shared_bytes(const LaunchShape& shape, int elements_per_block);
 
-/// The largest elements_per_block that fits the device: count <= max_elements_per_block (CUDA's limit on
-/// blockDim.z), threads_per_element * count <= max_threads_per_block (the kernel's launch bound) and shared
-/// memory <= the device's per-block opt-in limit. 0 if not even one element fits.
+/// The largest elements_per_block that fits the device: count <= max_elements_per_block (core/limits.hpp),
+/// threads_per_block <= max_threads_per_block (the kernel's launch bound) and shared memory <= the
+/// device's per-block opt-in limit. 0 if not even one element fits.
 int max_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
 
-/// The heuristic: the smallest count that makes threads_per_element * count a multiple of 32 (full
-/// warps), within the limits; if none fits, the count with the best warp utilisation.
+/// The heuristic: the smallest count of whole element slots whose threads_per_block is a multiple of 32
+/// (full warps), within the limits; if none fits, the count with the best warp utilisation.
 int heuristic_elements_per_block(const LaunchShape& shape, const DeviceInfo& device);
 
 /// The decision above, from `table` (nullptr: the heuristic, with a one-time "no table for this device"
