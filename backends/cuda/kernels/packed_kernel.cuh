@@ -310,7 +310,8 @@ constexpr bool register_capped() {
 /// Except, at two elements per thread (launch/elements_per_thread.hpp), the reference gradients of 3D
 /// elements in double: 2 x 3 accumulators (12 registers) and two elements' nodal-value vectors, which at
 /// 32 registers ptxas spilled (12-20 bytes: p = 1-3 tetrahedra, p = 1 and 3 hexahedra), and the p = 1
-/// tetrahedra and hexahedra then measured 1.23 and 1.30 times their one-element time (elements-per-thread.md).
+/// tetrahedra and hexahedra then measured 1.23 and 1.30 times their one-element time
+/// (tuning/results/nvidia-h100-80gb-hbm3/elements-per-thread.md).
 /// They are held to 40 (3 blocks of 512 threads), where none spills.
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool capped_at_40_registers() {

@@ -7,11 +7,13 @@
 // Why. A thread's N * W table reads per point are shared memory's largest traffic: a product reads one
 // table real and reuses it for each of the C components. At C = 1 that is one 8-byte read per
 // multiply-add, and Nsight Compute found the double kernels bound by the L1/shared pipe there (p = 2
-// tetrahedra: L1 at 85%, 23 M shared-load wavefronts per million elements; p = 3 triangles 83%:
-// tuning/results/nvidia-h100-80gb-hbm3/profile-fp32.md's last section), while C = 2 and 3, which reuse
-// every read, reached 81-86% of copy bandwidth and C = 1 66-75% (README). Two elements per thread
-// reuse each read twice at C = 1. Physical gradients keep one: each table read there also feeds the
-// S x D Jacobian, and a second element's Jacobian and inverse would double their 40-80 registers.
+// tetrahedra: L1 at 85%, 23 M shared-load wavefronts per million elements; p = 3 triangles 83%), while
+// C = 2 and 3, which reuse every read, reached 81-86% of copy bandwidth and C = 1 66-75%. Two elements
+// per thread reuse each read twice: p = 2 tetrahedra went from 0.150 to 0.124 ms (66% to 80% of copy)
+// in double and from 0.115 to 0.077 in float, every dense C = 1 configuration to 0.64-1.01 of its time
+// (tuning/results/nvidia-h100-80gb-hbm3/elements-per-thread.md). Physical gradients keep one: each
+// table read there also feeds the S x D Jacobian, and a second element's Jacobian and inverse would
+// double their 40-80 registers.
 #pragma once
 
 #include "../../../core/config.hpp"
