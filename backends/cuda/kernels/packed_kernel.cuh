@@ -73,7 +73,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   static_assert(K == 1 || !physical, "one element per thread for physical gradients");
 
   const int Q = args.points;
-  const int elements_per_block = K == 1 ? int(blockDim.z) : args.elements_per_block;  // blockDim.z slots of K
+  // The group: blockDim.z slots of K elements. At K = 1 that is blockDim.z itself (the plan passes the
+  // same count), read from the special register as before K existed, so the one-element kernels keep
+  // the code that was measured.
+  const int elements_per_block = K == 1 ? int(blockDim.z) : args.elements_per_block;
   const int slots = blockDim.z;
   const SharedLayout layout = shared_layout(N, D, S, Op, Q, C, elements_per_block, sizeof(Real));
   extern __shared__ __align__(16) unsigned char shared[];
@@ -164,7 +167,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
 #pragma unroll
       for (int e = 0; e < K; ++e) {
         element[e] = z + e * slots;
-        u[e] = s_field + (e == 0 ? z : min(element[e], here - 1)) * N * C;
+        u[e] = s_field + (e == 0 ? z : min(element[e], here - 1)) * N * C;  // z < here: no clamp needed
       }
       unsigned orientation = 0u;
       for (int q = threadIdx.x; q < Q; q += blockDim.x) {
@@ -293,6 +296,17 @@ constexpr bool register_capped() {
   return FEINTERP_CAP_REGISTERS && sizeof(Real) == 8 && Op == Operation::physical_gradients && C == 3 && listed;
 }
 
+/// At two elements per thread (launch/elements_per_thread.hpp), the reference gradients of 3D elements in
+/// double are held to 40 registers (3 blocks of 512 threads), where none spills: 2 x 3 accumulators (12
+/// registers) and two elements' nodal-value vectors, which at 32 registers ptxas spilled (12-20 bytes:
+/// p = 1-3 tetrahedra, p = 1 and 3 hexahedra), and the p = 1 tetrahedra and hexahedra then measured 1.23
+/// and 1.30 times their one-element time (tuning/results/nvidia-h100-80gb-hbm3/elements-per-thread.md).
+template <class Element, int C, Operation Op, int S, class Real>
+constexpr bool capped_at_40_registers() {
+  return packed_elements_per_thread(Op, C) > 1 && Op == Operation::reference_gradients && Element::dimension == 3 &&
+         sizeof(Real) == 8;
+}
+
 /// The values and reference-gradient kernels that store from registers (packed_block.cuh), and in float
 /// all of them, are held to 32 registers (4 blocks of 512 threads per multiprocessor: all 2048 threads
 /// resident).
@@ -303,22 +317,13 @@ constexpr bool register_capped() {
 /// - In float, reading the table's rows in 16-byte vectors took p = 3 tetrahedra's and p = 1 hexahedra's
 ///   C = 3 reference gradients from 32 to 39-40 registers, and the tetrahedra's from 0.548 to 0.602 ms
 ///   (table-rows.md).
-/// Capped, none spills (ptxas -v, sm_90: every element, C <= 3, both precisions). Physical gradients keep
-/// their 40-80 registers (the Jacobian and its inverse) and the cap above: held to 64 in float, ptxas
-/// gave the small ones 47-64 instead of 32-57.
-/// backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/ has the counts and times.
-/// Except, at two elements per thread (launch/elements_per_thread.hpp), the reference gradients of 3D
-/// elements in double: 2 x 3 accumulators (12 registers) and two elements' nodal-value vectors, which at
-/// 32 registers ptxas spilled (12-20 bytes: p = 1-3 tetrahedra, p = 1 and 3 hexahedra), and the p = 1
-/// tetrahedra and hexahedra then measured 1.23 and 1.30 times their one-element time
-/// (tuning/results/nvidia-h100-80gb-hbm3/elements-per-thread.md).
-/// They are held to 40 (3 blocks of 512 threads), where none spills.
-template <class Element, int C, Operation Op, int S, class Real>
-constexpr bool capped_at_40_registers() {
-  return packed_elements_per_thread(Op, C) > 1 && Op == Operation::reference_gradients && Element::dimension == 3 &&
-         sizeof(Real) == 8;
-}
-
+/// Capped, none spills but two two-element kernels that are not their table's variant (sum-factorised
+/// is): p = 2 quadrilaterals' reference gradients in double (24 bytes) and p = 3 quadrilaterals' in float
+/// (16 bytes), still 0.96 and 0.89 of their one-element time (ptxas -v, sm_90, every element, C <= 3,
+/// both precisions: scripts/kernel_registers.py). Physical gradients keep their 40-80 registers (the
+/// Jacobian and its inverse) and the cap above: held to 64 in float, ptxas gave the small ones 47-64
+/// instead of 32-57. backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/ has the counts and times.
+/// The kernels capped at 40 above are the exception.
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool capped_at_32_registers() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
