@@ -647,7 +647,6 @@ TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhys
   // elements_per_block elements has ceil(elements_per_block / 2) slots along threadIdx.z; every other
   // kernel (C > 1, physical gradients, transposes, the other variants) one element per slot.
   namespace cuda = feinterp::backends::cuda;
-  const DeviceInfo gpu = test_gpu;
   for (Operation op : {Operation::values, Operation::reference_gradients, Operation::physical_gradients})
     for (int C = 1; C <= 3; ++C) {
       LaunchShape s = tri1;
@@ -656,7 +655,7 @@ TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhys
       const int K = op != Operation::physical_gradients && C == 1 ? 2 : 1;
       EXPECT_EQ(cuda::elements_per_thread(s), K) << operation_name(op) << " C = " << C;
       for (int count : {1, 2, 7, 8, 63, 64}) {
-        const cuda::LaunchConfig config = cuda::packed_launch_config(s, count, gpu);
+        const cuda::LaunchConfig config = cuda::packed_launch_config(s, count, test_gpu);
         EXPECT_EQ(config.elements_per_block, count);
         EXPECT_EQ(config.element_slots, (count + K - 1) / K) << operation_name(op) << " C = " << C << ", " << count;
         EXPECT_EQ(threads_per_block(s, count), 3 * config.element_slots);
@@ -671,9 +670,9 @@ TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhys
   // 512 threads per block bound the slots, not the elements: Q = 100, C = 1 takes 5 slots of two elements
   // (500 threads), C = 2 five elements.
   LaunchShape wide = with(tri1, 100, Operation::reference_gradients);
-  EXPECT_EQ(max_elements_per_block(wide, gpu), 10);
+  EXPECT_EQ(max_elements_per_block(wide, test_gpu), 10);
   wide.components = 2;
-  EXPECT_EQ(max_elements_per_block(wide, gpu), 5);
+  EXPECT_EQ(max_elements_per_block(wide, test_gpu), 5);
 }
 
 TEST(LaunchLimits, PackedTableRowsAreOddVectorCountsThatSpreadEightPointsOverTheBanks) {
