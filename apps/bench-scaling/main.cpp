@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
               const cuda::LaunchConfig config = bench.launch_config(packed);
               Row row{type,   C, op, precision, size, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), config.variant, bench.minimal_bytes(), {}};
-              row.timing = bench.time(packed, run.warmup, run.repeats);
+              row.timing = bench.time(packed, run.warmup, run.repeats, 10, run.issue);
               rows.push_back(row);
               std::fprintf(stderr, "  C=%d %s %s: %10.1f us  %5.1f%% of copy  (%s, %d/block, %d copies)\n", C,
                            operation_name(op), precision_name(precision), row.timing.median_ms * 1e3,
@@ -112,16 +112,16 @@ int main(int argc, char** argv) {
     }
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s meshes, %s numbering, %s points; kernel-only times, medians over %d "
-                "batches of 10 back-to-back launches\n",
+                "batches of 10 back-to-back launches, %s\n",
                 device.name.c_str(), copy, selection.generator.c_str(), feinterp::app::numbering_name(selection.numbering),
-                selection.points_name.c_str(), run.repeats);
+                selection.points_name.c_str(), run.repeats, tuning::batch_issue_name(run.issue));
     std::printf("%-15s %2s %-19s %4s %10s %4s %10s %11s %8s %7s %11s %-18s %5s %4s\n", "element", "C", "operation", "prec",
                 "elements", "Q", "MB", "us", "GB/s", "%copy", "us/1M elem", "variant", "e/blk", "rot");
     std::ostringstream csv;
     csv << "# feinterp-bench-scaling, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", git "
         << feinterp::app::git_revision() << ", meshes " << selection.generator << ", numbering "
-        << feinterp::app::numbering_name(selection.numbering) << "\n";
+        << feinterp::app::numbering_name(selection.numbering) << ", batches " << tuning::batch_issue_name(run.issue) << "\n";
     csv << "element,order,components,operation,precision,points,target_elements,elements,nodes,minimal_bytes,rotations,"
            "variant,elements_per_block,median_us,min_us,max_us,gbs,copy_gbs,fraction_of_copy,us_per_million_elements,"
            "host_us_per_call\n";

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
               const tuning::CaseLaunch packed{cuda::Kernel::packed, 0};
               if (w > 0) nodal[w - 1] = bench.result(packed);
               row.elements_per_block = bench.launch_config(packed).elements_per_block;
-              const tuning::Timing timing = bench.time(packed, warmup, repeats);
+              const tuning::Timing timing = bench.time(packed, warmup, repeats, 10, run.issue);
               row.bytes[w] = bench.minimal_bytes();
               row.ms[w] = timing.median_ms;
               row.host_us[w] = timing.host_us;
@@ -114,14 +114,16 @@ int main(int argc, char** argv) {
     });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
-                "back-to-back launches (ms), each way against its own minimal bytes\n",
-                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
+                "back-to-back launches, %s (ms), each way against its own minimal bytes\n",
+                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats,
+                tuning::batch_issue_name(run.issue));
     std::printf("%-15s %2s %-29s %4s %9s %4s %5s %9s %6s %9s %6s %9s %6s\n", "element", "C", "operation", "prec",
                 "elements", "Q", "e/blk", "evec_ms", "%copy", "atomic_ms", "%copy", "determ_ms", "%copy");
     std::ostringstream csv;
     csv << "# feinterp-bench-transpose, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
-        << feinterp::app::numbering_name(selection.numbering) << ", git " << feinterp::app::git_revision() << "\n";
+        << feinterp::app::numbering_name(selection.numbering) << ", batches " << tuning::batch_issue_name(run.issue)
+        << ", git " << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,elements,nodes,points,elements_per_block,way,minimal_bytes,ms,"
            "gbs,copy_gbs,fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {

@@ -156,11 +156,11 @@ int main(int argc, char** argv) {
                                          std::to_string(C) + ", " + operation_name(op) + ", " +
                                          precision_name(precision) + ": relative difference " +
                                          scientific(difference) + ", expected at most " + scientific(tolerance));
-              if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats).median_ms;
+              if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats, 10, run.issue).median_ms;
               Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), bench.minimal_bytes(), baseline_ms, 0, 0,
                       config.variant};
-              const tuning::Timing timing = bench.time(packed, warmup, repeats);
+              const tuning::Timing timing = bench.time(packed, warmup, repeats, 10, run.issue);
               row.packed_ms = timing.median_ms;
               row.host_us = timing.host_us;
               rows.push_back(row);
@@ -173,8 +173,9 @@ int main(int argc, char** argv) {
     });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s numbering; kernel-only times, medians over %d batches of 10 "
-                "back-to-back launches (ms); host: the cost of one call on the host (us)\n",
-                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats);
+                "back-to-back launches, %s (ms); host: the cost of one call on the host (us)\n",
+                device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats,
+                tuning::batch_issue_name(run.issue));
     std::printf("%-15s %2s %-19s %4s %-14s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
                 "prec", "variant", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%",
                 "host");
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
         << feinterp::app::numbering_name(selection.numbering) << ", meshes " << selection.generator
-        << ", tensor strides " << tensor_strides << ", git "
+        << ", tensor strides " << tensor_strides << ", batches " << tuning::batch_issue_name(run.issue) << ", git "
         << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,variant,elements,nodes,points,minimal_bytes,rotations,"
            "baseline_ms,packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"

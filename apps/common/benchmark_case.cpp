@@ -132,9 +132,9 @@ BenchmarkCase::~BenchmarkCase() = default;
 
 int BenchmarkCase::rotations() const { return runner_->rotations(); }
 
-Timing BenchmarkCase::time(const CaseLaunch& launch, int warmup, int batches, int per_batch) {
+Timing BenchmarkCase::time(const CaseLaunch& launch, int warmup, int batches, int per_batch, BatchIssue issue) {
   runner_->prepare(launch);
-  return time_launches([&](int i) { runner_->launch(i, launch); }, warmup, batches, per_batch);
+  return time_launches([&](int i) { runner_->launch(i, launch); }, warmup, batches, per_batch, nullptr, issue);
 }
 
 std::vector<double> BenchmarkCase::result(const CaseLaunch& launch) { return runner_->result(launch); }

@@ -48,7 +48,7 @@ class BenchmarkCase {
   int rotations() const;
   /// Kernel-only time per launch over `batches` batches of `per_batch` back-to-back launches, and the
   /// host cost per call (gpu_timing.hpp).
-  Timing time(const CaseLaunch& launch, int warmup, int batches, int per_batch = 10);
+  Timing time(const CaseLaunch& launch, int warmup, int batches, int per_batch = 10, BatchIssue issue = BatchIssue::held);
   /// One launch on the first copy, downloaded as double (to cross-check kernels against each other).
   std::vector<double> result(const CaseLaunch& launch);
   /// The launch configuration a plan with this choice uses (elements_per_block decided as in apply).

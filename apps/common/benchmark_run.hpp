@@ -32,15 +32,25 @@ inline GeneratedBlock generate_block_verbosely(ElementType type, const Selection
   return mesh;
 }
 
+/// How batches are timed, as the tables' headers say it.
+inline const char* batch_issue_name(BatchIssue issue) {
+  return issue == BatchIssue::held ? "held until issued" : "live (timed from an idle GPU)";
+}
+
 struct BenchmarkRun {
   std::string program;
   int repeats = 20, warmup = 3;
   std::string csv_path;
+  BatchIssue issue = BatchIssue::held;
 
   void add_options(CLI::App& app) {
     app.add_option("--repeats", repeats, "timed launches (median reported)")->check(CLI::Range(1, 10000));
     app.add_option("--warmup", warmup, "untimed launches first")->check(CLI::Range(0, 1000));
     app.add_option("--csv", csv_path, "write the table as CSV to this file");
+    app.add_flag_callback(
+        "--live-batches", [this] { issue = BatchIssue::live; },
+        "time each batch as the host issues it, the GPU idle until the first launch arrives (the method before "
+        "2026-11-25), instead of behind a stream hold (gpu_timing.hpp); for comparison");
     app.set_version_flag("--version", feinterp::app::version_text(program));
   }
 
@@ -53,9 +63,9 @@ struct BenchmarkRun {
         [](const std::string& message) { std::fprintf(stderr, "%s: warning: %s\n", name.c_str(), message.c_str()); });
     if (!backends::cuda::cuda_available()) throw std::runtime_error(backends::cuda::cuda_unavailable_reason());
     const backends::cuda::DeviceInfo& device = backends::cuda::current_device();
-    const double copy = copy_bandwidth_gbs();
-    std::fprintf(stderr, "%s (sm_%d%d): device copy bandwidth %.0f GB/s (read + write, 1 GiB buffers)\n",
-                 device.name.c_str(), device.major, device.minor, copy);
+    const double copy = copy_bandwidth_gbs(std::size_t(1) << 30, 10, issue);
+    std::fprintf(stderr, "%s (sm_%d%d): device copy bandwidth %.0f GB/s (read + write, 1 GiB buffers); batches %s\n",
+                 device.name.c_str(), device.major, device.minor, copy, batch_issue_name(issue));
     return copy;
   }
 };
