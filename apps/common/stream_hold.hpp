@@ -26,6 +26,8 @@ class StreamHold {
   StreamHold& operator=(const StreamHold&) = delete;
 
   /// Enqueues on `stream` the kernel that holds it: what is enqueued after it waits until release().
+  /// Only kernels launched before may be launched behind a hold: CUDA loads a kernel at its first launch
+  /// (lazy loading), and that load waits for the running hold, until its timeout.
   void hold(cudaStream_t stream);
   /// Lets the held stream go on. The destructor releases a hold that is still on.
   void release();
