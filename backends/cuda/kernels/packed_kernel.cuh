@@ -59,6 +59,16 @@
 
 namespace feinterp::backends::cuda {
 
+/// 1: the two-element kernels (launch/elements_per_thread.hpp) gather with asynchronous copies too, for
+/// comparison. On the H100 (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/gather-copies-two-elements.md)
+/// the FP64 reference gradients of p2 and p3 triangles and p2 tetrahedra took 0.94-0.96 of their time
+/// (p3 triangles 78.5 -> 83.6% of copy), but p1 tetrahedra 1.04, FP32 p2 tetrahedra 1.07 and the
+/// tetrahedra's values 1.03-1.12: no one rule wins, so it stays off until the tuning table can choose it
+/// per configuration. Off, the kernels compile to the cubin they had before the option existed.
+#ifndef FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS
+#define FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS 0
+#endif
+
 /// S: the space dimension; only physical gradients read it (the other operations are instantiated
 /// with S = the default, and their kernels never touch coordinates).
 template <class Element, int C, Operation Op, int S, class Real>
@@ -137,17 +147,18 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // with copies they ran 0.91-1.11 times the time, and no faster at any C = 1 (1.00-1.11; hex p1
     // values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where a node's C
     // values tile into 8- or 16-byte vectors (C even) and the field is aligned for them, a vector at a time.
+    constexpr bool gather_copies = physical || (FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS && K > 1);
     if (field_vectors)
-      gather_nodal_values<N, C, gather_vector, physical>(args.field, connectivity, here, s_field, b);
+      gather_nodal_values<N, C, gather_vector, gather_copies>(args.field, connectivity, here, s_field, b);
     else
-      gather_nodal_values<N, C, 1, physical>(args.field, connectivity, here, s_field, b);
+      gather_nodal_values<N, C, 1, gather_copies>(args.field, connectivity, here, s_field, b);
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
         const int local_node = i / S, k = i - local_node * S;
         gather_async(s_coordinates + i, args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
       }
-      wait_for_gather();
     }
+    if constexpr (gather_copies) wait_for_gather();
     __syncthreads();  // barrier B
     // The other buffer was last read by the previous group's gather, before the barrier above.
     buffer ^= 1;
