@@ -24,6 +24,6 @@ for configuration in "$@"; do
     --section LaunchStats \
     --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum" \
     --csv --page details "$build/apps/feinterp-bench" --elements "$1" --orders "$2" --components "$3" \
-    --repeats 1 --warmup 0 ${BENCH_ARGS:-} >"$out/$name.csv" 2>"$out/$name.err" || echo "profile-kernels: $name failed, see $out/$name.err"
+    --repeats 1 --warmup 0 --live-batches ${BENCH_ARGS:-} >"$out/$name.csv" 2>"$out/$name.err" || echo "profile-kernels: $name failed, see $out/$name.err"
 done
 python3 "$root/scripts/ncu_summary.py" "$out"/*.csv
