@@ -21,6 +21,7 @@
 #include <random>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <feinterp/backends/cuda/runtime/device_buffer.hpp>
@@ -43,7 +44,6 @@ namespace {
 
 namespace cuda = backends::cuda;
 using test::cpu;  // plan_run.hpp
-using test::poisoned;
 using test::random_block;
 using test::random_field;
 using test::relative_error;
@@ -51,17 +51,12 @@ using test::relative_error;
 using Results = test::Computed<double>;
 
 // The backend's plan on device arrays, outputs poisoned with NaN on the device before the launch, then
-// check(). `view`: the block's view with element tags, where a test needs them.
+// check() (plan_run.hpp), on the plan's stream. `view`: the block's view with element tags, where a test
+// needs them.
 Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,
             const cuda::PlanOptions& options, const BlockView& view) {
-  auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(view, block.node_count()));
-  const std::size_t size = output_size(op, view, points.size(), C);
-  cuda::DeviceBuffer<double> du(u), dx(block.coordinates), dout(poisoned(size)),
-      ddetj(poisoned(std::size_t(block.elements) * points.size()));
-  const cuda::Plan<double> plan(device_block, points, dx.data(), options);
-  plan.apply(op, {du.data(), u.size(), C}, {dout.data(), size}, {ddetj.data(), ddetj.size()});
-  plan.check();
-  return {dout.to_host(options.stream), ddetj.to_host(options.stream)};
+  test::GpuRun run = test::gpu<double>(op, block, points, u, C, options, view);
+  return {std::move(run.out), std::move(run.detj)};
 }
 
 Results gpu(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& u, int C,

@@ -50,7 +50,7 @@ GpuRun gpu(Operation op, const RandomBlock& block, const PointSet& points, const
   plan.check();
   GpuRun run;
   run.config = plan.launch_config(op, C);
-  const std::vector<Real> out = dout.to_host(), detj = ddetj.to_host();
+  const std::vector<Real> out = dout.to_host(options.stream), detj = ddetj.to_host(options.stream);
   run.out.assign(out.begin() + placement.out, out.begin() + placement.out + size);
   for (std::size_t i = 0; i < out.size(); ++i)
     if ((i < std::size_t(placement.out) || i >= placement.out + size) && !std::isnan(out[i])) ++run.written_outside;
