@@ -5,22 +5,18 @@
 
 #include <feinterp/backends/cuda/runtime/error.hpp>
 
+#include "globaltimer.cuh"
+
 namespace feinterp::tuning {
 
 namespace {
 
-__device__ unsigned long long nanoseconds_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // One thread polls the host's flag (a volatile read of mapped host memory each time) every microsecond or
 // so, and gives up after timeout_ns, saying so in flags[1].
 __global__ void hold_until_released(volatile unsigned* flags, unsigned long long timeout_ns) {
-  const unsigned long long start = nanoseconds_now();
+  const unsigned long long start = globaltimer_ns();
   while (flags[0] == 0u) {
-    if (nanoseconds_now() - start > timeout_ns) {
+    if (globaltimer_ns() - start > timeout_ns) {
       flags[1] = 1u;
       return;
     }

@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "../../apps/common/globaltimer.cuh"
 #include "../../apps/common/gpu_timing.hpp"
 #include "../../apps/common/stream_hold.hpp"
 #include "../cuda/gpu_test_support.hpp"
@@ -16,16 +17,10 @@
 namespace feinterp::tuning {
 namespace {
 
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // Runs for `duration_ns` of the GPU's clock, then records that it ran.
 __global__ void spin(unsigned long long duration_ns, int* ran) {
-  const unsigned long long start = now_ns();
-  while (now_ns() - start < duration_ns) {
+  const unsigned long long start = globaltimer_ns();
+  while (globaltimer_ns() - start < duration_ns) {
   }
   atomicAdd(ran, 1);
 }
