@@ -78,7 +78,7 @@ std::vector<std::string> provenance(const SweepContext& x) {
           "date: " + x.date + ", feinterp git " + x.git_revision,
           "points: " + x.point_set + "; " + std::to_string(x.repeats) + " launches after " + std::to_string(x.warmup) +
               " warm-up launches, timed in batches of " + std::to_string(x.batch) +
-              " back to back between CUDA events (kernels only), the median over batches",
+              " back to back between CUDA events (kernels only), each batch held until issued, the median over batches",
           "command: " + x.command_line};
 }
 
