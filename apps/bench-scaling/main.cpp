@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
               const cuda::LaunchConfig config = bench.launch_config(packed);
               Row row{type,   C, op, precision, size, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), config.variant, bench.minimal_bytes(), {}};
-              row.timing = bench.time(packed, run.warmup, run.repeats, 10, run.issue);
+              row.timing = bench.time(packed, run.warmup, run.repeats, run.issue);
               rows.push_back(row);
               std::fprintf(stderr, "  C=%d %s %s: %10.1f us  %5.1f%% of copy  (%s, %d/block, %d copies)\n", C,
                            operation_name(op), precision_name(precision), row.timing.median_ms * 1e3,

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
               const tuning::CaseLaunch packed{cuda::Kernel::packed, 0};
               if (w > 0) nodal[w - 1] = bench.result(packed);
               row.elements_per_block = bench.launch_config(packed).elements_per_block;
-              const tuning::Timing timing = bench.time(packed, warmup, repeats, 10, run.issue);
+              const tuning::Timing timing = bench.time(packed, warmup, repeats, run.issue);
               row.bytes[w] = bench.minimal_bytes();
               row.ms[w] = timing.median_ms;
               row.host_us[w] = timing.host_us;

@@ -156,11 +156,11 @@ int main(int argc, char** argv) {
                                          std::to_string(C) + ", " + operation_name(op) + ", " +
                                          precision_name(precision) + ": relative difference " +
                                          scientific(difference) + ", expected at most " + scientific(tolerance));
-              if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats, 10, run.issue).median_ms;
+              if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats, run.issue).median_ms;
               Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), bench.minimal_bytes(), baseline_ms, 0, 0,
                       config.variant};
-              const tuning::Timing timing = bench.time(packed, warmup, repeats, 10, run.issue);
+              const tuning::Timing timing = bench.time(packed, warmup, repeats, run.issue);
               row.packed_ms = timing.median_ms;
               row.host_us = timing.host_us;
               rows.push_back(row);

@@ -132,7 +132,7 @@ BenchmarkCase::~BenchmarkCase() = default;
 
 int BenchmarkCase::rotations() const { return runner_->rotations(); }
 
-Timing BenchmarkCase::time(const CaseLaunch& launch, int warmup, int batches, int per_batch, BatchIssue issue) {
+Timing BenchmarkCase::time(const CaseLaunch& launch, int warmup, int batches, BatchIssue issue, int per_batch) {
   runner_->prepare(launch);
   return time_launches([&](int i) { runner_->launch(i, launch); }, warmup, batches, per_batch, nullptr, issue);
 }

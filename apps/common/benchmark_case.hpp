@@ -46,9 +46,9 @@ class BenchmarkCase {
   /// Minimal bytes of one launch (core/traffic.hpp).
   offset_t minimal_bytes() const { return minimal_bytes_; }
   int rotations() const;
-  /// Kernel-only time per launch over `batches` batches of `per_batch` back-to-back launches, and the
-  /// host cost per call (gpu_timing.hpp).
-  Timing time(const CaseLaunch& launch, int warmup, int batches, int per_batch = 10, BatchIssue issue = BatchIssue::held);
+  /// Kernel-only time per launch over `batches` batches of `per_batch` back-to-back launches, each issued
+  /// as `issue` says, and the host cost per call (gpu_timing.hpp).
+  Timing time(const CaseLaunch& launch, int warmup, int batches, BatchIssue issue = BatchIssue::held, int per_batch = 10);
   /// One launch on the first copy, downloaded as double (to cross-check kernels against each other).
   std::vector<double> result(const CaseLaunch& launch);
   /// The launch configuration a plan with this choice uses (elements_per_block decided as in apply).

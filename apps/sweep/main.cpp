@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
                 // Kernel-only times: `repeats` launches in batches of 5 back-to-back (gpu_timing.hpp).
                 // The variant forced: a count is never timed on another kernel than its own.
                 const tuning::CaseLaunch launch{cuda::Kernel::packed, count, shape.variant};
-                const tuning::Timing t = bench->time(launch, warmup, std::max(2, repeats / batch), batch);
+                const tuning::Timing t = bench->time(launch, warmup, std::max(2, repeats / batch), tuning::BatchIssue::held, batch);
                 config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
               }
               case_done += per_count;
