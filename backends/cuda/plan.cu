@@ -9,6 +9,7 @@
 #include "../../fem/arguments.hpp"
 #include "../../fem/colouring.hpp"
 #include "../../fem/orientation.hpp"
+#include "kernels/async_gather_kernel_set.hpp"
 #include "kernels/baseline_kernel.cuh"
 #include "kernels/dense_mma_kernel_set.hpp"
 #include "kernels/tensor_kernel_set.hpp"
@@ -100,6 +101,8 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
   if (shape.variant == KernelVariant::dense)
     l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
+  else if (shape.variant == KernelVariant::dense_async_gather)
+    l.kernels = async_gather_kernel_set<Real>(view.type, op, components);
   else if (shape.variant == KernelVariant::dense_tensor_cores)
     l.kernels = dense_mma_kernel_set<Real>(view.type, op, components);
   else if (is_transpose(op))

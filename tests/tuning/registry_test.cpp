@@ -582,7 +582,7 @@ TEST_F(Registry, EnvironmentForcesAVariantWhereItApplies) {
       choose_kernel_variant(tensor_hex3(), test_gpu, nullptr, std::nullopt);
       FAIL() << "a bad FEINTERP_KERNEL_VARIANT was accepted";
     } catch (const std::invalid_argument& e) {
-      EXPECT_TRUE(contains(e.what(), "FEINTERP_KERNEL_VARIANT='fastest': expected dense, sum_factorised, dense_tensor_cores or auto"))
+      EXPECT_TRUE(contains(e.what(), "FEINTERP_KERNEL_VARIANT='fastest': expected dense, sum_factorised, dense_tensor_cores or dense_async_gather, or auto"))
           << e.what();
     }
   }
@@ -812,4 +812,86 @@ TEST_F(Registry, TableComparesTheVariantsAtTheNearestPointCountItMeasured) {
   // The elements per block follow the chosen variant's own nearest entry, scaled (launch_config.cpp).
   EXPECT_EQ(choose_elements_per_block(as(at(tet3(), 24), KernelVariant::dense_tensor_cores), test_gpu, table.get()),
             8);
+}
+
+// ---- dense_async_gather: the dense kernel, its gather copied asynchronously ---------------------------
+
+TEST_F(Registry, AsyncGatherAppliesToValuesAndReferenceGradientsAtOneComponent) {
+  std::string why;
+  for (Precision precision : {Precision::fp64, Precision::fp32})
+    for (Operation op : {Operation::values, Operation::reference_gradients}) {
+      LaunchShape s = as(tet3(op, 1, precision), KernelVariant::dense_async_gather);
+      EXPECT_TRUE(variant_applies(s, test_gpu, &why)) << why;
+      EXPECT_TRUE(variant_applies(as(with(tri1, 3, op), KernelVariant::dense_async_gather), test_gpu, &why)) << why;
+      // Any device: the copies are plain loads before compute capability 8.0.
+      EXPECT_TRUE(variant_applies(s, device("Tesla V100", 7, 0), &why)) << why;
+      s.components = 2;
+      EXPECT_FALSE(variant_applies(s, test_gpu, &why));
+      EXPECT_TRUE(contains(why, "compiled for C = 1 (two elements per thread), not C = 2")) << why;
+    }
+  EXPECT_FALSE(variant_applies(as(tet3(Operation::physical_gradients), KernelVariant::dense_async_gather), test_gpu, &why));
+  EXPECT_TRUE(contains(why, "not physical_gradients (whose dense kernel always gathers so)")) << why;
+  EXPECT_FALSE(
+      variant_applies(as(tet3(Operation::values_transpose), KernelVariant::dense_async_gather), test_gpu, &why));
+  EXPECT_TRUE(contains(why, "not values_transpose")) << why;
+  // Requested where it does not apply: refused with the reason.
+  try {
+    choose_kernel_variant(tet3(Operation::values, 3), test_gpu, nullptr, KernelVariant::dense_async_gather);
+    FAIL() << "dense_async_gather was accepted at C = 3";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(contains(e.what(), "kernel variant dense_async_gather requested for tetrahedron p3, values, C = 3"))
+        << e.what();
+  }
+  // The environment forces it where it applies, and elsewhere the dense kernel runs, with one warning.
+  const VariantEnvironment environment("dense_async_gather");
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, nullptr, std::nullopt), KernelVariant::dense_async_gather);
+  EXPECT_EQ(choose_kernel_variant(tet3(Operation::reference_gradients, 3), test_gpu, nullptr, std::nullopt),
+            KernelVariant::dense);
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "FEINTERP_KERNEL_VARIANT=dense_async_gather does not apply")) << warnings()[0];
+}
+
+TEST(LaunchLimits, AsyncGatherHasTheDenseKernelsLaunchShape) {
+  // The same kernel but for its gather: the same threads, two elements per thread, shared memory and
+  // limits as dense, at every count.
+  namespace cuda = feinterp::backends::cuda;
+  for (Precision precision : {Precision::fp64, Precision::fp32})
+    for (Operation op : {Operation::values, Operation::reference_gradients})
+      for (const LaunchShape& dense : {with(tri1, 3, op), tet3(op, 1, precision), with(tri1, 100, op)}) {
+        const LaunchShape async = as(dense, KernelVariant::dense_async_gather);
+        EXPECT_EQ(cuda::elements_per_thread(async), 2);
+        EXPECT_EQ(threads_per_element(async), threads_per_element(dense));
+        EXPECT_EQ(max_elements_per_block(async, test_gpu), max_elements_per_block(dense, test_gpu));
+        EXPECT_EQ(heuristic_elements_per_block(async, test_gpu), heuristic_elements_per_block(dense, test_gpu));
+        for (int count = 1; count <= max_elements_per_block(dense, test_gpu); ++count) {
+          EXPECT_EQ(packed_shared_bytes(async, count), packed_shared_bytes(dense, count));
+          const cuda::LaunchConfig config = cuda::packed_launch_config(async, count, test_gpu);
+          EXPECT_EQ(config.variant, KernelVariant::dense_async_gather);
+          EXPECT_EQ(config.element_slots, cuda::packed_launch_config(dense, count, test_gpu).element_slots);
+        }
+      }
+}
+
+TEST_F(Registry, TableChoosesAsyncGatherWhereItMeasuredItFaster) {
+  const std::string text =
+      "# feinterp tuning table v3\n"
+      "device: Test GPU 3000\n"
+      "compute_capability: 9.0\n"
+      "points: mixed\n"
+      "tetrahedron 3 1 reference_gradients fp64 dense 20 16 400\n"
+      "tetrahedron 3 1 reference_gradients fp64 dense_async_gather 20 24 380\n"
+      "tetrahedron 3 1 values fp64 dense 20 32 200\n"
+      "tetrahedron 3 1 values fp64 dense_async_gather 20 32 210\n"
+      "tetrahedron 3 1 reference_gradients fp32 dense_async_gather 20 24 100\n";
+  auto table = std::make_shared<const TuningTable>(parse_tuning_table(text, "async"));
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, table.get(), std::nullopt), KernelVariant::dense_async_gather);
+  EXPECT_EQ(choose_elements_per_block(as(tet3(), KernelVariant::dense_async_gather), test_gpu, table.get()), 24);
+  EXPECT_EQ(choose_kernel_variant(tet3(Operation::values), test_gpu, table.get(), std::nullopt), KernelVariant::dense);
+  // In FP32 the table never timed the default's variant: it says nothing, and the default (dense) runs.
+  EXPECT_EQ(choose_kernel_variant(tet3(Operation::reference_gradients, 1, Precision::fp32), test_gpu, table.get(),
+                                  std::nullopt),
+            KernelVariant::dense);
+  // A request beats the table.
+  EXPECT_EQ(choose_kernel_variant(tet3(), test_gpu, table.get(), KernelVariant::dense), KernelVariant::dense);
+  EXPECT_TRUE(warnings().empty());
 }

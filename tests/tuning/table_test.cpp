@@ -264,16 +264,24 @@ TEST(TuningTable, Version2HasAPrecisionColumn) {
 
 // Version 3 adds the variant column: a configuration has an entry per variant (each its own best count),
 // lookups (exact and nearest) never cross variants, a version-2 table's entries are dense, format writes
-// version 3, and the sum-factorised variant is refused where it cannot exist.
+// version 3, and each variant is refused where it cannot exist.
 TEST(TuningTable, Version3HasAVariantColumn) {
   const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
   const TuningTable t = parse_tuning_table(v3_header +
                                                "hexahedron 3 1 reference_gradients fp64 dense 64 1 3831\n"
                                                "hexahedron 3 1 reference_gradients fp64 sum_factorised 64 8 1200.5\n"
                                                "hexahedron 3 1 reference_gradients fp32 sum_factorised 64 16 700\n"
-                                               "triangle 1 1 values fp64 dense 3 32 40\n",
+                                               "triangle 1 1 values fp64 dense 3 32 40\n"
+                                               "triangle 1 1 values fp64 dense_async_gather 3 48 41\n",
                                            "v3.txt");
-  ASSERT_EQ(t.entries.size(), 4u);
+  ASSERT_EQ(t.entries.size(), 5u);
+  const TuningKey triangle_values{{Shape::triangle, 1}, Operation::values, 1, 3, Precision::fp64, KernelVariant::dense};
+  TuningKey triangle_async = triangle_values;
+  triangle_async.variant = KernelVariant::dense_async_gather;
+  ASSERT_NE(t.find(triangle_values), nullptr);
+  ASSERT_NE(t.find(triangle_async), nullptr);
+  EXPECT_EQ(t.find(triangle_values)->elements_per_block, 32);
+  EXPECT_EQ(t.find(triangle_async)->elements_per_block, 48);
   // Transposes have both variants too.
   EXPECT_EQ(parse_tuning_table(v3_header + "hexahedron 1 1 values_transpose fp64 sum_factorised 8 1 2\n", "t")
                 .entries[0]
@@ -330,8 +338,10 @@ TEST(TuningTable, Version3HasAVariantColumn) {
   };
   const std::vector<Case> cases = {
       {"hexahedron 3 1 values fp64 64 1 2\n", "8 fields; expected 9"},  // a version-2 line in a version-3 table
-      {"hexahedron 3 1 values fp64 tensor 64 1 2\n", "variant 'tensor'; expected dense, sum_factorised or dense_tensor_cores"},
-      {"hexahedron 3 1 values fp64 sumfac 64 1 2\n", "variant 'sumfac'; expected dense, sum_factorised or dense_tensor_cores"},
+      {"hexahedron 3 1 values fp64 tensor 64 1 2\n",
+       "variant 'tensor'; expected dense, sum_factorised, dense_tensor_cores or dense_async_gather"},
+      {"hexahedron 3 1 values fp64 sumfac 64 1 2\n",
+       "variant 'sumfac'; expected dense, sum_factorised, dense_tensor_cores or dense_async_gather"},
       {"triangle 2 1 values fp64 sum_factorised 6 1 2\n", "variant sum_factorised for triangle p2"},
       {"tetrahedron 1 1 values fp64 sum_factorised 4 1 2\n", "quadrilaterals and hexahedra only"},
       {"tetrahedron 3 1 values fp32 dense_tensor_cores 20 1 2\n", "dense_tensor_cores for values in fp32"},
@@ -339,6 +349,11 @@ TEST(TuningTable, Version3HasAVariantColumn) {
        "values and reference_gradients in fp64 only"},
       {"tetrahedron 3 1 values_transpose fp64 dense_tensor_cores 20 1 2\n", "dense_tensor_cores for values_transpose"},
       {"tetrahedron 3 1 values fp64 tensor_cores 20 1 2\n", "variant 'tensor_cores'"},  // an alias, not a table name
+      {"triangle 2 1 values fp64 async_gather 6 1 2\n", "variant 'async_gather'"},  // likewise
+      {"triangle 2 2 values fp64 dense_async_gather 6 1 2\n",
+       "variant dense_async_gather for values with C = 2; expected it for values and reference_gradients with C = 1 only"},
+      {"triangle 2 1 physical_gradients fp32 dense_async_gather 6 1 2\n", "dense_async_gather for physical_gradients"},
+      {"triangle 2 1 values_transpose fp64 dense_async_gather 6 1 2\n", "dense_async_gather for values_transpose"},
   };
   for (const Case& c : cases) {
     const TuningTableError e = error_of(v3_header + c.line);
@@ -352,4 +367,24 @@ TEST(TuningTable, Version3HasAVariantColumn) {
   EXPECT_NE(std::string(e.what()).find("duplicate entry for hexahedron p1, C = 1, values, fp64, sum_factorised, Q = 8"),
             std::string::npos)
       << e.what();
+}
+
+// The variants' names (tuning/kernel_variant.hpp): each parses back to itself, the command-line aliases
+// parse too, anything else is refused with the list, and the two that run the packed dense kernel say so.
+TEST(KernelVariantNames, ParseBackWithTheirAliasesAndRefuseTheRest) {
+  for (KernelVariant v : all_kernel_variants) EXPECT_EQ(parse_kernel_variant(kernel_variant_name(v)), v);
+  EXPECT_EQ(parse_kernel_variant("sumfac"), KernelVariant::sum_factorised);
+  EXPECT_EQ(parse_kernel_variant("tensor_cores"), KernelVariant::dense_tensor_cores);
+  EXPECT_EQ(parse_kernel_variant("async_gather"), KernelVariant::dense_async_gather);
+  try {
+    parse_kernel_variant("Dense");
+    FAIL() << "'Dense' parsed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "unknown kernel variant 'Dense': expected dense, sum_factorised, dense_tensor_cores or dense_async_gather");
+  }
+  EXPECT_TRUE(runs_packed_dense_kernel(KernelVariant::dense));
+  EXPECT_TRUE(runs_packed_dense_kernel(KernelVariant::dense_async_gather));
+  EXPECT_FALSE(runs_packed_dense_kernel(KernelVariant::sum_factorised));
+  EXPECT_FALSE(runs_packed_dense_kernel(KernelVariant::dense_tensor_cores));
 }

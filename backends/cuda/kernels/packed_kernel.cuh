@@ -59,19 +59,11 @@
 
 namespace feinterp::backends::cuda {
 
-/// 1: the two-element kernels (launch/elements_per_thread.hpp) gather with asynchronous copies too, for
-/// comparison. On the H100 (backends/cuda/tuning/results/nvidia-h100-80gb-hbm3/gather-copies-two-elements.md)
-/// the FP64 reference gradients of p2 and p3 triangles and p2 tetrahedra took 0.94-0.96 of their time
-/// (p3 triangles 78.5 -> 83.6% of copy), but p1 tetrahedra 1.04, FP32 p2 tetrahedra 1.07 and the
-/// tetrahedra's values 1.03-1.12: no one rule wins, so it stays off until the tuning table can choose it
-/// per configuration. Off, the kernels compile to the cubin they had before the option existed.
-#ifndef FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS
-#define FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS 0
-#endif
-
 /// S: the space dimension; only physical gradients read it (the other operations are instantiated
-/// with S = the default, and their kernels never touch coordinates).
-template <class Element, int C, Operation Op, int S, class Real>
+/// with S = the default, and their kernels never touch coordinates). AsyncGather: the gather of values
+/// and reference gradients is issued as asynchronous copies, as physical gradients' always is (the
+/// dense_async_gather variant, tuning/kernel_variant.hpp; step 3 says why it is a choice).
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
@@ -145,9 +137,13 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // group, all in flight at once; the quad/hex FP64 sweep ran its 12 physical configurations 1-19%
     // faster so. Values and reference gradients (C values per thread, one at C = 1) load synchronously:
     // with copies they ran 0.91-1.11 times the time, and no faster at any C = 1 (1.00-1.11; hex p1
-    // values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Where a node's C
-    // values tile into 8- or 16-byte vectors (C even) and the field is aligned for them, a vector at a time.
-    constexpr bool gather_copies = physical || (FEINTERP_GATHER_COPIES_AT_TWO_ELEMENTS && K > 1);
+    // values 57 -> 64 us) (tuning/results/nvidia-h100-80gb-hbm3/gather-async.md). Once two elements per
+    // thread had halved the table reads, the C = 1 kernels waited on the gather instead, and copying it
+    // took p2, p3 triangles and p2 tetrahedra to 0.94-0.96 of their time but p1 tetrahedra to 1.04 and
+    // the tetrahedra's values to 1.03-1.12 (gather-copies-two-elements.md): AsyncGather, timed by the
+    // sweep as a variant of its own, chooses per configuration. Where a node's C values tile into 8- or
+    // 16-byte vectors (C even) and the field is aligned for them, a vector at a time.
+    constexpr bool gather_copies = physical || AsyncGather;
     if (field_vectors)
       gather_nodal_values<N, C, gather_vector, gather_copies>(args.field, connectivity, here, s_field, b);
     else
@@ -342,24 +338,24 @@ constexpr bool capped_at_32_registers() {
          !capped_at_40_registers<Element, C, Op, S, Real>();
 }
 
-template <class Element, int C, Operation Op, int S, class Real>
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const KernelArgs<Real> args) {
-  packed_body<Element, C, Op, S, Real>(args);
+  packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
-template <class Element, int C, Operation Op, int S, class Real>
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 __global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs<Real> args) {
-  packed_body<Element, C, Op, S, Real>(args);
+  packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
-template <class Element, int C, Operation Op, int S, class Real>
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 __global__ void __launch_bounds__(max_threads_per_block, 3) packed_kernel_40_registers(const KernelArgs<Real> args) {
-  packed_body<Element, C, Op, S, Real>(args);
+  packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
-template <class Element, int C, Operation Op, int S, class Real>
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 __global__ void __launch_bounds__(max_threads_per_block, 4) packed_kernel_32_registers(const KernelArgs<Real> args) {
-  packed_body<Element, C, Op, S, Real>(args);
+  packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
 }  // namespace feinterp::backends::cuda

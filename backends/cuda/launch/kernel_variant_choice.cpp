@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../tuning/registry.hpp"
+#include "elements_per_thread.hpp"
 #include "tensor_launch_shape.hpp"
 
 namespace feinterp::backends::cuda {
@@ -43,8 +44,8 @@ std::optional<KernelVariant> environment_variant() {
   if (text.empty() || text == "auto") return std::nullopt;
   for (KernelVariant v : tuning::all_kernel_variants)
     if (text == tuning::kernel_variant_name(v)) return v;
-  throw std::invalid_argument(std::string(kernel_variant_environment_variable) + "='" + text +
-                              "': expected dense, sum_factorised, dense_tensor_cores or auto");
+  throw std::invalid_argument(std::string(kernel_variant_environment_variable) + "='" + text + "': expected " +
+                              tuning::expected_kernel_variants() + ", or auto");
 }
 
 }  // namespace
@@ -56,6 +57,16 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
   };
   switch (s.variant) {
     case KernelVariant::dense: return true;
+    case KernelVariant::dense_async_gather: {
+      if (is_transpose(s.op) || s.fused || s.op == Operation::physical_gradients)
+        return refuse(std::string("the asynchronous-gather kernel computes values and reference gradients, not ") +
+                      operation_name(s.op) + (s.fused ? " (fused Laplacian)" : "") +
+                      (s.op == Operation::physical_gradients ? " (whose dense kernel always gathers so)" : ""));
+      if (packed_elements_per_thread(s.op, s.components) < 2)
+        return refuse("the asynchronous-gather kernel is compiled for C = 1 (two elements per thread), not C = " +
+                      std::to_string(s.components));
+      return true;
+    }
     case KernelVariant::sum_factorised: {
       if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
         return refuse("the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +

@@ -11,13 +11,15 @@
 //                   shared memory; not the fused Laplacian
 //   dense_tensor_cores  values and reference gradients (forward) in FP64 of any element, on a device of
 //                   compute capability 8.0 or newer (FP64 tensor cores), where one element per block fits
+//   dense_async_gather  values and reference gradients at C = 1 (where a thread computes two elements:
+//                   launch/elements_per_thread.hpp), any element, point set and precision
 //
 // The decision (choose_kernel_variant), in order:
 //   1. the plan's request (PlanOptions::variant): that variant, or std::invalid_argument saying why it does
 //      not apply (tests and benchmarks force a variant this way, and must know that it really ran);
-//   2. FEINTERP_KERNEL_VARIANT = dense | sum_factorised | dense_tensor_cores (A/B measurements of whole
-//      programs): that variant where it applies, else dense with a one-time warning; "auto" or empty: no
-//      override; anything else is std::invalid_argument naming the variable and its value;
+//   2. FEINTERP_KERNEL_VARIANT = a variant's name (A/B measurements of whole programs): that variant where
+//      it applies, else dense with a one-time warning; "auto" or empty: no override; anything else is
+//      std::invalid_argument naming the variable and its value;
 //   3. the tuning table, when it holds an entry of this configuration for the variant step 4 would take:
 //      the fastest of the variants that apply and that it holds entries of (the sweep times each variant
 //      at its best elements_per_block). A table that never measured the default's variant says nothing

@@ -53,7 +53,8 @@ int threads_per_element(const LaunchShape& s) {
 }
 
 int elements_per_thread(const LaunchShape& s) {
-  return s.variant == KernelVariant::dense && !is_transpose(s.op) ? packed_elements_per_thread(s.op, s.components) : 1;
+  return tuning::runs_packed_dense_kernel(s.variant) && !is_transpose(s.op) ? packed_elements_per_thread(s.op, s.components)
+                                                                             : 1;
 }
 
 int threads_per_block(const LaunchShape& s, int elements_per_block) {

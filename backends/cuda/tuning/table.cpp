@@ -192,7 +192,7 @@ class Parser {
         e.variant = v;
         named = true;
       }
-    if (!named) fail(line, "variant '" + f[5] + "'; expected dense, sum_factorised or dense_tensor_cores");
+    if (!named) fail(line, "variant '" + f[5] + "'; expected " + expected_kernel_variants());
     if (e.variant == KernelVariant::sum_factorised &&
         (e.type.shape != Shape::quadrilateral && e.type.shape != Shape::hexahedron))
       fail(line, "variant sum_factorised for " + to_string(e.type) +
@@ -201,6 +201,10 @@ class Parser {
         ((e.op != Operation::values && e.op != Operation::reference_gradients) || e.precision != Precision::fp64))
       fail(line, "variant dense_tensor_cores for " + std::string(operation_name(e.op)) + " in " +
                      precision_name(e.precision) + "; expected it for values and reference_gradients in fp64 only");
+    if (e.variant == KernelVariant::dense_async_gather &&
+        ((e.op != Operation::values && e.op != Operation::reference_gradients) || e.components != 1))
+      fail(line, "variant dense_async_gather for " + std::string(operation_name(e.op)) + " with C = " +
+                     std::to_string(e.components) + "; expected it for values and reference_gradients with C = 1 only");
     if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
     if (point_set == "nodes" && e.points != nodes_per_element(e.type))
       fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
