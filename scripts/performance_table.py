@@ -21,7 +21,8 @@ import sys
 BENCH_COLUMNS = ("element", "order", "components", "operation", "precision", "variant", "points", "packed_ms",
                  "elements_per_block", "packed_fraction_of_copy", "host_us_per_call")
 MFEM_COLUMNS = ("element", "order", "components", "mfem_fp64_ms")
-VARIANT_NAMES = {"dense": "dense", "sum_factorised": "sum-fact.", "dense_tensor_cores": "tensor cores"}
+VARIANT_NAMES = {"dense": "dense", "sum_factorised": "sum-fact.", "dense_tensor_cores": "tensor cores",
+                 "dense_async_gather": "dense, async gather"}
 PRECISIONS = ("fp64", "fp32")
 
 

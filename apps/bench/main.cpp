@@ -17,6 +17,8 @@
 //                                        dense against sum-factorised on the same meshes and data
 //   feinterp-bench --elements tri,tet --variants dense,dense_tensor_cores
 //                                        the dense product on CUDA cores against FP64 tensor cores
+//   feinterp-bench --elements tri,tet --components 1 --variants dense,dense_async_gather
+//                                        the dense kernel's gather loaded against copied
 //   feinterp-bench --elements quad,hex --variants sum_factorised --tensor-strides odd
 //                                        the sum-factorised kernel at the smallest odd buffer strides
 //                                        (launch/tensor_bank_conflicts.hpp), against the default run
@@ -97,13 +99,16 @@ int main(int argc, char** argv) {
   tuning::BenchmarkRun run{"feinterp-bench"};
   run.add_options(app);
   std::vector<std::string> variant_names{"auto"};
+  std::vector<std::string> accepted_variants = tuning::kernel_variant_names();
+  accepted_variants.insert(accepted_variants.begin(), "auto");
   app.add_option("--variants", variant_names,
                  "kernel variants of the packed launch, a row each: auto (the plan's choice: table, "
                  "FEINTERP_KERNEL_VARIANT, default), dense, sum_factorised (quadrilaterals and hexahedra at "
                  "tensor-product points), dense_tensor_cores (FP64 values and reference gradients on compute "
-                 "capability 8.0+); skipped, with a note, where it does not apply")
+                 "capability 8.0+), dense_async_gather (values and reference gradients at C = 1); skipped, with "
+                 "a note, where it does not apply")
       ->delimiter(',')
-      ->check(CLI::IsMember({"auto", "dense", "sum_factorised", "dense_tensor_cores"}));
+      ->check(CLI::IsMember(accepted_variants));
   std::string tensor_strides = "counted";
   app.add_option("--tensor-strides", tensor_strides,
                  "the sum-factorised forward kernel's per-element buffer strides: counted (each buffer's residue "

@@ -198,6 +198,7 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
                 (c.precision == Precision::fp32 ? " fp32" : "") +
                 (c.variant == KernelVariant::sum_factorised       ? " sumfac"
                  : c.variant == KernelVariant::dense_tensor_cores ? " tensor cores"
+                 : c.variant == KernelVariant::dense_async_gather ? " async gather"
                                                                   : "") +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
                 (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");

@@ -20,7 +20,8 @@ COLUMNS = ["element", "order", "components", "operation", "precision", "variant"
            "elements_per_block", "packed_fraction_of_copy", "host_us_per_call"]
 CONFIGURATIONS = [("triangle", 1, 1), ("triangle", 3, 2), ("quadrilateral", 2, 1), ("tetrahedron", 2, 3),
                   ("hexahedron", 1, 3), ("hexahedron", 3, 1)]
-VARIANTS = {"dense": "dense", "sum_factorised": "sum-fact.", "dense_tensor_cores": "tensor cores"}
+VARIANTS = {"dense": "dense", "sum_factorised": "sum-fact.", "dense_tensor_cores": "tensor cores",
+            "dense_async_gather": "dense, async gather"}
 
 
 def run(*args):
