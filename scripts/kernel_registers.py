@@ -5,11 +5,13 @@
     scripts/kernel_registers.py [--elements line,triangle,...] [--orders 1,2,3] [--components 1,2,3]
                                 [--arch sm_90] [--nvcc PATH] [--csv FILE]
 
-Compiles one translation unit that takes the address of detail::packed_kernel_of<Element, C, Op, S, Real>()
-for every selected element, order, C, forward operation and precision (S the element's default space
-dimension), with `nvcc -cubin -Xptxas -v` and the project's kernel flags, and prints one row per kernel:
-its configuration, the launch-bound flavour that packed_kernel_of chose (packed_kernel, _capped,
-_40_registers, _32_registers), ptxas's registers and spill stores in bytes. The comments in
+Compiles one translation unit that takes the address of detail::packed_kernel_of<Element, C, Op, S, Real,
+AsyncGather>() for every selected element, order, C, forward operation and precision (S the element's
+default space dimension; AsyncGather false, the dense variant, and also true, the dense_async_gather
+variant, where that applies: values and reference gradients at C = 1), with `nvcc -cubin -Xptxas -v` and
+the project's kernel flags, and prints one row per kernel: its configuration and variant, the launch-bound
+flavour that packed_kernel_of chose (packed_kernel, _capped, _40_registers, _32_registers), ptxas's
+registers and spill stores in bytes. The comments in
 backends/cuda/kernels/packed_kernel.cuh that say which kernels spill quote this output; no GPU is needed.
 With --csv the rows are also written there, whole or not at all. Python's standard library only.
 
@@ -29,9 +31,17 @@ SHAPES = {"line": (0, 1, "Line"), "triangle": (1, 2, "Triangle"), "quadrilateral
           "tetrahedron": (3, 3, "Tetrahedron"), "hexahedron": (4, 3, "Hexahedron")}
 OPERATIONS = {0: "values", 1: "reference_gradients", 2: "physical_gradients"}
 PRECISIONS = {"d": "fp64", "f": "fp32"}
-# Itanium-mangled packed kernel: its flavour, then LagrangeElement<Shape(s), p>, C, Operation(o), S, Real.
+VARIANTS = {0: "dense", 1: "dense_async_gather"}
+# Itanium-mangled packed kernel: its flavour, then LagrangeElement<Shape(s), p>, C, Operation(o), S, Real,
+# AsyncGather.
 KERNEL = re.compile(r"_ZN8feinterp8backends4cuda(\d+)(packed_kernel\w*?)I"
-                    r"NS_15LagrangeElementILNS_5ShapeE(\d)ELi(\d)EEELi(\d+)ELNS_9OperationE(\d)ELi(\d)E([df])E")
+                    r"NS_15LagrangeElementILNS_5ShapeE(\d)ELi(\d)EEELi(\d+)ELNS_9OperationE(\d)ELi(\d)E([df])"
+                    r"Lb([01])EE")
+
+
+def async_gather_applies(c, op):
+    """The dense_async_gather variant's kernels: values and reference gradients at C = 1 (kernel_variant.hpp)."""
+    return c == 1 and op != "physical_gradients"
 
 
 class InputError(Exception):
@@ -62,14 +72,16 @@ def translation_unit(shapes, orders, components):
             for c in components:
                 for op in OPERATIONS.values():
                     for real in ("double", "float"):
-                        lines.append(f"  reinterpret_cast<const void*>(fb::detail::packed_kernel_of<feinterp::{element}<{p}>, "
-                                     f"{c}, Operation::{op}, {space}, {real}>()),")
+                        for gather in ("false", "true") if async_gather_applies(c, op) else ("false",):
+                            lines.append("  reinterpret_cast<const void*>(fb::detail::packed_kernel_of<"
+                                         f"feinterp::{element}<{p}>, {c}, Operation::{op}, {space}, {real}, {gather}>()),")
     lines.append("};")
     return "\n".join(lines) + "\n"
 
 
 def parse(log):
-    """(flavour, shape, order, C, operation, precision, registers, spill bytes) per compiled packed kernel."""
+    """(flavour, shape, order, C, operation, precision, variant, registers, spill bytes) per compiled packed
+    kernel."""
     rows, current, spill = [], None, None
     for line in log.splitlines():
         if "Compiling entry function" in line:
@@ -82,9 +94,10 @@ def parse(log):
             if spill is None:
                 raise InputError(f"ptxas reported registers before spills for {current[0]}: cannot read its output")
             registers = int(re.search(r"Used (\d+) registers", line).group(1))
-            flavour, shape, order, c, op, _s, real = current
+            flavour, shape, order, c, op, _s, real, gather = current
             name = next(k for k, v in SHAPES.items() if v[0] == int(shape))
-            rows.append((flavour, name, int(order), int(c), OPERATIONS[int(op)], PRECISIONS[real], registers, spill))
+            rows.append((flavour, name, int(order), int(c), OPERATIONS[int(op)], PRECISIONS[real], VARIANTS[int(gather)],
+                         registers, spill))
             current = None
     return rows
 
@@ -122,27 +135,31 @@ def main(argv):
             if done.returncode != 0:
                 raise InputError("nvcc failed:\n" + "\n".join(done.stderr.splitlines()[:20]))
         rows = parse(done.stderr + done.stdout)
-        expected = len(shapes) * len(orders) * len(components) * len(OPERATIONS) * len(PRECISIONS)
+        expected = len(shapes) * len(orders) * len(PRECISIONS) * sum(
+            1 + async_gather_applies(c, op) for c in components for op in OPERATIONS.values())
         if len(rows) != expected:
             raise InputError(f"ptxas reported {len(rows)} packed kernels, expected {expected}: cannot read its output")
     except InputError as e:
         print(f"kernel_registers: {e}", file=sys.stderr)
         return 1
     rows.sort(key=lambda r: (list(SHAPES).index(r[1]), r[2], r[3], list(OPERATIONS.values()).index(r[4]),
-                             list(PRECISIONS.values()).index(r[5])))
-    header = ("element", "order", "components", "operation", "precision", "kernel", "registers", "spill_bytes")
+                             list(PRECISIONS.values()).index(r[5]), list(VARIANTS.values()).index(r[6])))
+    header = ("element", "order", "components", "operation", "precision", "variant", "kernel", "registers",
+              "spill_bytes")
     width = max(len(r[0]) for r in rows)
-    print(f"{'element':<14}{'p':>2}{'C':>3}  {'operation':<20}{'prec':<6}{'kernel':<{width + 2}}{'regs':>5}{'spill B':>9}")
-    for flavour, shape, order, c, op, precision, registers, spill in rows:
-        print(f"{shape:<14}{order:>2}{c:>3}  {op:<20}{precision:<6}{flavour:<{width + 2}}{registers:>5}{spill:>9}")
-    spilling = [r for r in rows if r[7]]
+    print(f"{'element':<14}{'p':>2}{'C':>3}  {'operation':<20}{'prec':<6}{'variant':<20}{'kernel':<{width + 2}}"
+          f"{'regs':>5}{'spill B':>9}")
+    for flavour, shape, order, c, op, precision, variant, registers, spill in rows:
+        print(f"{shape:<14}{order:>2}{c:>3}  {op:<20}{precision:<6}{variant:<20}{flavour:<{width + 2}}{registers:>5}"
+              f"{spill:>9}")
+    spilling = [r for r in rows if r[8]]
     print(f"{len(rows)} kernels, {len(spilling)} spill", file=sys.stderr)
     if args.csv:
         temporary = args.csv + ".partial"
         with open(temporary, "w", encoding="utf-8") as f:
             f.write(",".join(header) + "\n")
-            for flavour, shape, order, c, op, precision, registers, spill in rows:
-                f.write(f"{shape},{order},{c},{op},{precision},{flavour},{registers},{spill}\n")
+            for flavour, shape, order, c, op, precision, variant, registers, spill in rows:
+                f.write(f"{shape},{order},{c},{op},{precision},{variant},{flavour},{registers},{spill}\n")
         os.replace(temporary, args.csv)
     return 0
 

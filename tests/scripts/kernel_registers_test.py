@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Tests of scripts/kernel_registers.py: its reader of ptxas's output on a fresh random log (every kernel's
-configuration, flavour, registers and spills as written, other functions ignored); with the CUDA compiler
-(FEINTERP_NVCC, set by CMake in a CUDA build) a real compile of the line kernels, whose flavours are the ones
-packed_kernel.cuh's rules give and whose CSV is written whole; bad arguments are one line and exit status 1."""
+configuration, variant, flavour, registers and spills as written, other functions ignored); with the CUDA
+compiler (FEINTERP_NVCC, set by CMake in a CUDA build) a real compile of the line kernels, whose variants and
+flavours are the ones packed_kernel.cuh's rules give (the dense_async_gather kernels under the dense ones'
+caps) and whose CSV is written whole; bad arguments are one line and exit status 1."""
 import importlib.util
 import os
 import random
@@ -23,9 +24,9 @@ def run(*args):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
 
 
-def mangled(flavour, shape, order, c, op, s, real):
+def mangled(flavour, shape, order, c, op, s, real, gather):
     return (f"_ZN8feinterp8backends4cuda{len(flavour)}{flavour}INS_15LagrangeElementILNS_5ShapeE{shape}ELi{order}EEE"
-            f"Li{c}ELNS_9OperationE{op}ELi{s}E{real}EEvNS1_10KernelArgsIT3_EE")
+            f"Li{c}ELNS_9OperationE{op}ELi{s}E{real}Lb{gather}EEEvNS1_10KernelArgsIT3_EE")
 
 
 class Reader(unittest.TestCase):
@@ -35,9 +36,9 @@ class Reader(unittest.TestCase):
         log, expected = [], []
         for _ in range(40):
             flavour, shape, order = rng.choice(flavours), rng.randrange(5), rng.randint(1, 3)
-            c, op, real = rng.randint(1, 9), rng.randrange(3), rng.choice("df")
+            c, op, real, gather = rng.randint(1, 9), rng.randrange(3), rng.choice("df"), rng.randrange(2)
             registers, spill = rng.randint(16, 255), rng.choice([0, 0, 4 * rng.randint(1, 40)])
-            name = mangled(flavour, shape, order, c, op, 3, real)
+            name = mangled(flavour, shape, order, c, op, 3, real, gather)
             log += [f"ptxas info    : Compiling entry function '{name}' for 'sm_90'",
                     f"ptxas info    : Function properties for {name}",
                     f"    {spill + 8} bytes stack frame, {spill} bytes spill stores, {spill} bytes spill loads",
@@ -48,7 +49,7 @@ class Reader(unittest.TestCase):
                         "ptxas info    : Used 8 registers"]
             shape_name = list(kernel_registers.SHAPES)[shape]
             expected.append((flavour, shape_name, order, c, kernel_registers.OPERATIONS[op],
-                             kernel_registers.PRECISIONS[real], registers, spill))
+                             kernel_registers.PRECISIONS[real], kernel_registers.VARIANTS[gather], registers, spill))
         self.assertEqual(kernel_registers.parse("\n".join(log)), expected)
 
 
@@ -70,10 +71,16 @@ class Command(ScratchDirectoryTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out, encoding="utf-8") as f:
             lines = f.read().splitlines()
-        self.assertEqual(lines[0], "element,order,components,operation,precision,kernel,registers,spill_bytes")
+        self.assertEqual(lines[0],
+                         "element,order,components,operation,precision,variant,kernel,registers,spill_bytes")
         rows = [line.split(",") for line in lines[1:]]
-        self.assertEqual(len(rows), 2 * 3 * 2)  # C, operations, precisions
-        for element, order, c, op, precision, flavour, registers, spill in rows:
+        # C x operations x precisions dense kernels, and the dense_async_gather ones of values and reference
+        # gradients at C = 1 in both precisions.
+        self.assertEqual(len(rows), 2 * 3 * 2 + 2 * 2)
+        self.assertEqual(sorted((r[2], r[3], r[4]) for r in rows if r[5] == "dense_async_gather"),
+                         [("1", "reference_gradients", "fp32"), ("1", "reference_gradients", "fp64"),
+                          ("1", "values", "fp32"), ("1", "values", "fp64")])
+        for element, order, c, op, precision, variant, flavour, registers, spill in rows:
             self.assertEqual((element, order), ("line", "1"))
             # packed_kernel.cuh: values and reference gradients held to 32 registers (few results per point),
             # physical gradients keep their own.
