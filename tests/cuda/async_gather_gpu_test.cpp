@@ -17,9 +17,6 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 
 #include "../support/element_lists.hpp"
@@ -42,13 +39,6 @@ using test::random_field;
 using test::relative_error;
 
 constexpr Operation async_gather_operations[] = {Operation::values, Operation::reference_gradients};
-
-/// The most elements per block the launch of this configuration fits on this device.
-int max_count(ElementType type, Operation op, const PointSet& points, Precision precision) {
-  cuda::LaunchShape shape{type, op, points.size(), 1, dimension(type.shape) == 3 ? 3 : 2, precision};
-  shape.variant = KernelVariant::dense_async_gather;
-  return cuda::max_elements_per_block(shape, cuda::current_device());
-}
 
 /// The variant's run, checked to be that variant's, against the dense kernel's at the same count:
 /// bitwise equal, and nothing written around the output.
@@ -99,7 +89,8 @@ TEST_P(AsyncGatherGpu, EveryElementsPerBlockGivesTheDenseResults) {
   const test::RandomBlock block = random_block(type, 211, rng, 0.01);
   const std::vector<double> u = random_field(block.node_count(), 1, rng);
   for (Operation op : async_gather_operations) {
-    const int limit = max_count(type, op, points, Precision::fp64);
+    const int limit =
+        test::max_forced_elements_per_block(KernelVariant::dense_async_gather, type, op, points, 1, Precision::fp64);
     ASSERT_GE(limit, 2);
     // Odd counts leave the last slot half empty: its second element recomputes the group's last one and
     // stores nothing.

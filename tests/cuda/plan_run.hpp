@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // One forward call through the CUDA backend's plan, for the GPU tests of the kernel variants: the
 // field and coordinates rounded to the plan's precision, outputs poisoned with NaN on the device, apply
-// and check(), and what the launch was (its variant and elements per block); and the CPU executor's
-// answer to compare with.
+// and check(), and what the launch was (its variant and elements per block); the CPU executor's answer
+// to compare with; and how many elements per block a forced variant fits on this device.
 #pragma once
 
 #include <cmath>
@@ -10,7 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include <feinterp/backends/cuda/launch/launch_config.hpp>
 #include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/backends/cuda/runtime/device.hpp>
 #include <feinterp/backends/cuda/runtime/device_buffer.hpp>
 #include <feinterp/core/layout.hpp>
 
@@ -80,6 +82,16 @@ inline backends::cuda::PlanOptions forced(backends::cuda::KernelVariant variant,
   options.variant = variant;
   options.elements_per_block = elements_per_block;
   return options;
+}
+
+/// The most elements per block a launch forced to `variant` fits on this device, for the element type at
+/// these points, C and precision, in the element's own space dimension (0: not even one).
+inline int max_forced_elements_per_block(backends::cuda::KernelVariant variant, ElementType type, Operation op,
+                                         const PointSet& points, int C, Precision precision) {
+  namespace cuda = backends::cuda;
+  cuda::LaunchShape shape{type, op, points.size(), C, dimension(type.shape) == 3 ? 3 : 2, precision};
+  shape.variant = variant;
+  return cuda::max_elements_per_block(shape, cuda::current_device());
 }
 
 }  // namespace feinterp::test

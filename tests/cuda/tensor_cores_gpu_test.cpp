@@ -48,9 +48,7 @@ std::vector<PointSet> point_sets(ElementType type, std::mt19937_64& rng) {
 
 /// The most elements per block the tensor-core launch of this configuration fits on this device (0: none).
 int max_tensor_core_elements_per_block(ElementType type, Operation op, const PointSet& points, int C) {
-  cuda::LaunchShape shape{type, op, points.size(), C, dimension(type.shape) == 3 ? 3 : 2, Precision::fp64};
-  shape.variant = KernelVariant::dense_tensor_cores;
-  return cuda::max_elements_per_block(shape, cuda::current_device());
+  return test::max_forced_elements_per_block(KernelVariant::dense_tensor_cores, type, op, points, C, Precision::fp64);
 }
 
 /// Skips, visibly, on a GPU without FP64 tensor cores (compute capability below 8.0).
