@@ -830,7 +830,7 @@ TEST_F(Registry, AsyncGatherAppliesToValuesAndReferenceGradientsAtOneComponent) 
       EXPECT_TRUE(contains(why, "compiled for C = 1 (two elements per thread), not C = 2")) << why;
     }
   EXPECT_FALSE(variant_applies(as(tet3(Operation::physical_gradients), KernelVariant::dense_async_gather), test_gpu, &why));
-  EXPECT_TRUE(contains(why, "not physical_gradients (whose dense kernel always gathers so)")) << why;
+  EXPECT_TRUE(contains(why, "not physical_gradients (whose dense kernel always copies its gather)")) << why;
   EXPECT_FALSE(
       variant_applies(as(tet3(Operation::values_transpose), KernelVariant::dense_async_gather), test_gpu, &why));
   EXPECT_TRUE(contains(why, "not values_transpose")) << why;

@@ -58,10 +58,10 @@ bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string
   switch (s.variant) {
     case KernelVariant::dense: return true;
     case KernelVariant::dense_async_gather: {
-      if (is_transpose(s.op) || s.fused || s.op == Operation::physical_gradients)
+      if (s.op != Operation::values && s.op != Operation::reference_gradients)
         return refuse(std::string("the asynchronous-gather kernel computes values and reference gradients, not ") +
-                      operation_name(s.op) + (s.fused ? " (fused Laplacian)" : "") +
-                      (s.op == Operation::physical_gradients ? " (whose dense kernel always gathers so)" : ""));
+                      operation_name(s.op) +
+                      (s.op == Operation::physical_gradients ? " (whose dense kernel always copies its gather)" : ""));
       if (packed_elements_per_thread(s.op, s.components) < 2)
         return refuse("the asynchronous-gather kernel is compiled for C = 1 (two elements per thread), not C = " +
                       std::to_string(s.components));
