@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
                 "back-to-back launches, %s (ms); host: the cost of one call on the host (us)\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats,
                 tuning::batch_issue_name(run.issue));
-    std::printf("%-15s %2s %-19s %4s %-14s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
+    std::printf("%-15s %2s %-19s %4s %-19s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
                 "prec", "variant", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%",
                 "host");
     std::ostringstream csv;
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
            "packed_fraction_of_copy,host_us_per_call\n";
     for (const Row& r : rows) {
       const double packed_gbs = gbs(r.bytes, r.packed_ms), baseline_gbs = gbs(r.bytes, r.baseline_ms);
-      std::printf("%-15s %2d %-19s %4s %-14s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
+      std::printf("%-15s %2d %-19s %4s %-19s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
                   to_string(r.type).c_str(), r.components, operation_name(r.op), precision_name(r.precision),
                   tuning::kernel_variant_name(r.variant), (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
                   r.baseline_ms / r.packed_ms, packed_gbs, 100 * packed_gbs / copy, 100 * baseline_gbs / copy, r.host_us);

@@ -363,7 +363,7 @@ int main(int argc, char** argv) {
     // ---- results ------------------------------------------------------------------------------------------
     std::printf("\n%s (compute capability %d.%d), points: %s, kernel-only medians over batches, %d launches (us)\n",
                 device.name.c_str(), device.major, device.minor, selection.points_name.c_str(), repeats);
-    std::printf("%-16s %2s %-19s %4s %-14s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec",
+    std::printf("%-16s %2s %-19s %4s %-19s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec",
                 "variant", "Q", "elements", "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
     const std::vector<bool> winners = tuning::variant_winners(configs);
     for (std::size_t k = 0; k < configs.size(); ++k) {
@@ -372,7 +372,7 @@ int main(int argc, char** argv) {
       const tuning::SweepSample* heuristic = c.sample(c.heuristic);
       const tuning::SweepSample* one = c.sample(1);
       const std::string variant = std::string(tuning::kernel_variant_name(c.variant)) + (winners[k] ? "*" : "");
-      std::printf("%-16s %2d %-19s %4s %-14s %3d %9lld %5d ", to_string(c.type).c_str(), c.components,
+      std::printf("%-16s %2d %-19s %4s %-19s %3d %9lld %5d ", to_string(c.type).c_str(), c.components,
                   operation_name(c.op), precision_name(c.precision), variant.c_str(), c.points, (long long)c.elements,
                   c.max_fitting);
       if (best) std::printf("%5d %10.1f ", best->elements_per_block, best->median_us);

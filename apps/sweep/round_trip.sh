@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# ctest tuning_sweep_round_trip (label gpu): a quick sweep of p1 triangles and quadrilaterals (both kernel
-# variants for the quadrilaterals), then the table it wrote
+# ctest tuning_sweep_round_trip (label gpu): a quick sweep of p1 triangles and quadrilaterals (every kernel
+# variant that applies to them), then the table it wrote
 # through the library's loader (feinterp-tuning-check). Exit 77 (skipped) without a usable GPU.
 #   sweep_round_trip.sh FEINTERP_SWEEP FEINTERP_TUNING_CHECK WORK_DIR
 set -u
@@ -18,12 +18,15 @@ for f in "$dir/timings.csv" "$dir/timings.svg"; do [ -s "$f" ] || { echo "missin
 "$check" "${tables[0]}" || exit 1
 # C = 1, 2, two precisions, six operations (three forward, three transposes). p1 triangles: dense on all, 24
 # entries. p1 quadrilaterals at their nodes (a 2 x 2 tensor set): both of dense and sum-factorised, 48. The
-# tensor cores (on compute capability 8.0 and newer) add values and reference gradients in fp64 of both
-# types: 2 types x 2 C x 2 operations, 8 more.
-expected='72 entries over 2 element types (dense 48, sum_factorised 24)'
+# asynchronous gather adds values and reference gradients at C = 1 of both types in both precisions: 2 types
+# x 2 operations x 2 precisions, 8 more. The tensor cores (on compute capability 8.0 and newer) add values and
+# reference gradients in fp64 of both types: 2 types x 2 C x 2 operations, 8 more. feinterp-tuning-check
+# counts every variant, those without entries too.
+expected='80 entries over 2 element types (dense 48, sum_factorised 24, dense_tensor_cores 0, dense_async_gather 8)'
 sm=$(grep -o -m1 '(sm_[0-9]*' "$dir/stderr.log" | tr -dc '0-9')  # the sweep names its device: "(sm_90, ..."
 major=$(( ${sm:-0} / 10 ))
-[ "${major:-0}" -ge 8 ] && expected='80 entries over 2 element types (dense 48, sum_factorised 24, dense_tensor_cores 8)'
+[ "${major:-0}" -ge 8 ] &&
+  expected='88 entries over 2 element types (dense 48, sum_factorised 24, dense_tensor_cores 8, dense_async_gather 8)'
 "$check" "${tables[0]}" | grep -qF ": $expected" ||
   { echo "expected $expected:"; "$check" "${tables[0]}"; exit 1; }
 head -1 "${tables[0]}" | grep -qx '# feinterp tuning table v3' || { echo "the table is not v3"; exit 1; }
@@ -33,6 +36,8 @@ winners=$(awk -F, '!/^#/ && $NF == 1' "$dir/timings.csv" | wc -l)
 [ "$winners" -eq 48 ] || { echo "expected 48 winners in timings.csv, found $winners"; exit 1; }
 grep -q '^"generated",quadrilateral,1,1,values,fp64,sum_factorised,' "$dir/timings.csv" ||
   { echo "timings.csv has no sum-factorised row"; exit 1; }
+grep -q '^"generated",triangle,1,1,reference_gradients,fp32,dense_async_gather,' "$dir/timings.csv" ||
+  { echo "timings.csv has no asynchronous-gather row"; exit 1; }
 if [ "${major:-0}" -ge 8 ]; then
   grep -q '^"generated",triangle,1,2,reference_gradients,fp64,dense_tensor_cores,' "$dir/timings.csv" ||
     { echo "timings.csv has no tensor-core row"; exit 1; }
