@@ -354,6 +354,18 @@ struct SweptVariants {
   bool tensor_cores_on_every_shape;  // fp64 values and reference gradients of every type (else p2, p3 simplices)
 };
 
+/// The table's entry of this launch's configuration for `variant` exists, and its elements_per_block keeps
+/// the launch within 512 threads.
+void expect_entry_within_launch_bound(const TuningTable& table, LaunchShape launch, KernelVariant variant) {
+  launch.variant = variant;
+  const TuningEntry* e = table.find({launch.type, launch.op, launch.components, launch.points, launch.precision, variant});
+  ASSERT_NE(e, nullptr) << table.device << ": no " << kernel_variant_name(variant) << " entry for "
+                        << to_string(launch.type) << " C = " << launch.components << " " << operation_name(launch.op)
+                        << " " << precision_name(launch.precision);
+  EXPECT_LE(threads_per_block(launch, e->elements_per_block), 512)
+      << kernel_variant_name(variant) << " " << to_string(launch.type);
+}
+
 /// Every (type, C = 1 and d, operation, precision) has an entry within the launch's 512 threads, and the
 /// variants the sweep timed have theirs, so that the table, not the default rule, picks among them.
 void expect_covers_every_configuration(const TuningTable& table, SweptVariants swept) {
@@ -368,42 +380,25 @@ void expect_covers_every_configuration(const TuningTable& table, SweptVariants s
             const ElementType type{shape, p};
             const int Q = nodes_per_element(type);
             const LaunchShape launch{type, op, Q, C, default_space_dimension(type), precision};
-            const TuningEntry* e = table.find({type, op, C, Q, precision});
-            ASSERT_NE(e, nullptr) << table.device << ": no entry for " << to_string(type) << " C = " << C << " "
-                                  << operation_name(op) << " " << precision_name(precision);
-            EXPECT_LE(threads_per_block(launch, e->elements_per_block), 512) << to_string(type);
+            expect_entry_within_launch_bound(table, launch, KernelVariant::dense);
+            if (::testing::Test::HasFatalFailure()) return;
             if ((shape == Shape::quadrilateral || shape == Shape::hexahedron) &&
                 (!is_transpose(op) || precision == Precision::fp64 || swept.fp32_tensor_transposes)) {
               LaunchShape tensor = launch;
-              tensor.variant = KernelVariant::sum_factorised;
               tensor.points_per_direction = p + 1;
-              const TuningEntry* t = table.find({type, op, C, Q, precision, KernelVariant::sum_factorised});
-              ASSERT_NE(t, nullptr) << table.device << ": no sum_factorised entry for " << to_string(type) << " C = " << C
-                                    << " " << operation_name(op) << " " << precision_name(precision);
-              EXPECT_LE(t->elements_per_block * threads_per_element(tensor), 512) << to_string(type);
+              expect_entry_within_launch_bound(table, tensor, KernelVariant::sum_factorised);
             }
             const bool simplex = shape == Shape::triangle || shape == Shape::tetrahedron;
             if ((swept.tensor_cores_on_every_shape || (simplex && p >= 2)) && precision == Precision::fp64 &&
-                (op == Operation::values || op == Operation::reference_gradients)) {
-              LaunchShape tensor_cores = launch;
-              tensor_cores.variant = KernelVariant::dense_tensor_cores;
-              const TuningEntry* t = table.find({type, op, C, Q, precision, KernelVariant::dense_tensor_cores});
-              ASSERT_NE(t, nullptr) << table.device << ": no dense_tensor_cores entry for " << to_string(type)
-                                    << " C = " << C << " " << operation_name(op);
-              EXPECT_LE(t->elements_per_block * threads_per_element(tensor_cores), 512) << to_string(type);
-            }
+                (op == Operation::values || op == Operation::reference_gradients))
+              expect_entry_within_launch_bound(table, launch, KernelVariant::dense_tensor_cores);
             // The asynchronous gather, at C = 1 in values and reference gradients, was timed on every type
             // but the p2 and p3 hexahedra: there the tables' own dense entries take 2.0-5.5x (H100) and
             // 1.4-4.4x (H200) the sum-factorised time, and the gather moved the dense time by 0.91-1.10.
             const bool dense_far_slower = shape == Shape::hexahedron && p >= 2;
-            if (C == 1 && (op == Operation::values || op == Operation::reference_gradients) && !dense_far_slower) {
-              LaunchShape async_gather = launch;
-              async_gather.variant = KernelVariant::dense_async_gather;
-              const TuningEntry* t = table.find({type, op, C, Q, precision, KernelVariant::dense_async_gather});
-              ASSERT_NE(t, nullptr) << table.device << ": no dense_async_gather entry for " << to_string(type) << " "
-                                    << operation_name(op) << " " << precision_name(precision);
-              EXPECT_LE(threads_per_block(async_gather, t->elements_per_block), 512) << to_string(type);
-            }
+            if (C == 1 && (op == Operation::values || op == Operation::reference_gradients) && !dense_far_slower)
+              expect_entry_within_launch_bound(table, launch, KernelVariant::dense_async_gather);
+            if (::testing::Test::HasFatalFailure()) return;
           }
 }
 }  // namespace
