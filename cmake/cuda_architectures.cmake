@@ -8,8 +8,8 @@
 #   3. else FEINTERP_DEFAULT_CUDA_ARCHITECTURES, "80-real;90": real code for sm_80, which every 8.x GPU
 #      runs (A100, A10, A30, L4, L40, RTX 30xx/40xx: same major version, binary compatible), and real
 #      code plus PTX for sm_90 (H100, H200), whose PTX the driver JIT-compiles for newer GPUs (Blackwell).
-#      Both are supported by CUDA 12.0-12.x and 13.x; sm_70 (V100), the old default, was removed in
-#      CUDA 13 ("Unsupported gpu architecture 'compute_70'"), and sm_75 has a limited future there too.
+#      Both are supported by CUDA 12.0-12.x and 13.x; sm_70 (V100) is not supported by CUDA 13
+#      ("Unsupported gpu architecture 'compute_70'"), and sm_75 has a limited future there too.
 #
 # In cases 2 and 3 the list is checked against `nvcc --list-gpu-arch`: an architecture this nvcc does
 # not support is dropped with a message rather than failing the configure. The choice and its reason

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installation and the packages: `cmake --install BUILD --prefix P` puts
-#   P/include/feinterp/{core,elements,fem,backends/...,interpolator,mesh}/*.hpp   (as <feinterp/fem/...>)
-#   P/lib/libfeinterp_*.a, or libfeinterp_*.so.0.1.0 (+ SONAME links) with BUILD_SHARED_LIBS
-#   P/lib/feinterp/libcudart_static.a                          (CUDA builds with static libraries: see below)
+#   P/include/feinterp/{core,elements,fem,tuning,cuda/...,cpu,interpolator,mesh}/*.hpp (as <feinterp/fem/...>)
+#   P/lib/libfeinterp_*.a, or libfeinterp_*.so.0.1.0 (+ SONAME links) with BUILD_SHARED_LIBS;
+#   P/lib/libfeinterp_cuda.so.0.1.0 always (CUDA builds): the kernels, once, with the CUDA runtime inside
 #   P/bin/feinterp, feinterp-bench, feinterp-sweep, ...        (those this build has; RPATH $ORIGIN/../lib)
 #   P/lib/cmake/feinterp/feinterpConfig.cmake (+ version file, exported targets)
 #   P/lib/pkgconfig/feinterp.pc, feinterp-mesh.pc              (for builds that do not use CMake)
@@ -31,10 +31,6 @@ endforeach()
 #   feinterp_gmsh   the build tree's imported target; the package defines feinterp::gmsh instead, from
 #                   the libgmsh found here or found again on the consumer's machine (feinterpConfig.cmake);
 #   feinterp_seccomp  likewise feinterp::seccomp (libseccomp, the mesh reader's system-call filter);
-#   CUDA::cudart_static  the toolkit's target: a consumer would have to find the CUDA toolkit. The package
-#                   defines feinterp::cudart_static instead, from the copy of libcudart_static.a installed
-#                   with it, so a CPU-only FEM code links a CUDA build of feinterp without the toolkit and
-#                   runs without libcudart.so.
 function(_feinterp_rewrite_link_interface target from to)
   get_target_property(_links ${target} INTERFACE_LINK_LIBRARIES)
   if(NOT _links)
@@ -63,15 +59,8 @@ if(TARGET feinterp_mesh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
 endif()
-set(FEINTERP_PACKAGE_CUDART "")
-if(TARGET feinterp_cuda AND NOT BUILD_SHARED_LIBS)
-  _feinterp_rewrite_link_interface(feinterp_cuda CUDA::cudart_static feinterp::cudart_static)
-  # NVIDIA's CUDA EULA (Attachment A) lists libcudart_static.a among the files that may be redistributed
-  # with an application. A shared build needs no copy: libfeinterp_cuda.so contains the runtime.
-  get_target_property(_feinterp_cudart CUDA::cudart_static IMPORTED_LOCATION)
-  install(FILES ${_feinterp_cudart} DESTINATION ${CMAKE_INSTALL_LIBDIR}/feinterp)
-  set(FEINTERP_PACKAGE_CUDART ${CMAKE_INSTALL_LIBDIR}/feinterp/libcudart_static.a)
-endif()
+# libfeinterp_cuda.so holds the CUDA runtime (statically linked, hidden: cuda/CMakeLists.txt), so
+# the package ships no runtime library and a consumer needs neither the toolkit nor libcudart.so.
 
 install(TARGETS ${_feinterp_export_targets}
   EXPORT feinterpTargets
@@ -80,13 +69,12 @@ install(TARGETS ${_feinterp_export_targets}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # ---- headers: each library folder's public *.hpp (not .cuh kernels, not mesh/detail; apps/ has none) ----
-set(_feinterp_header_folders core elements fem backends/cpu interpolator)
+set(_feinterp_header_folders core elements fem fem/ordering cpu interpolator)
 if(TARGET feinterp_mesh)
   list(APPEND _feinterp_header_folders mesh)
 endif()
 if(TARGET feinterp_cuda)
-  list(APPEND _feinterp_header_folders backends/cuda backends/cuda/runtime backends/cuda/kernels backends/cuda/launch
-       backends/cuda/tuning)
+  list(APPEND _feinterp_header_folders tuning cuda cuda/runtime cuda/layout cuda/launch cuda/kernels)
 endif()
 foreach(_folder ${_feinterp_header_folders})
   file(GLOB _headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_folder}/*.hpp)

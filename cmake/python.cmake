@@ -9,7 +9,8 @@
 # python3 earlier in PATH (pyenv, a venv) may lack NumPy, and the module must be built for the Python
 # that will import it.
 
-# Before this option existed, tests/apps cached the path of python3 under the same name.
+# A build tree whose tests/apps cached the path of python3 under the same name holds a FILEPATH entry:
+# dropped, so that the option takes its place.
 get_property(_feinterp_python_type CACHE FEINTERP_PYTHON PROPERTY TYPE)
 if(_feinterp_python_type STREQUAL "FILEPATH")
   unset(FEINTERP_PYTHON CACHE)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # cmake -DSOURCE_DIR=... -DOUTPUT=.../feinterp_revision.h -P write_revision.cmake
-# Writes FEINTERP_GIT_REVISION ("6e77c5d", "6e77c5d-dirty" with uncommitted changes, "unknown" outside a
-# git checkout) into OUTPUT, touching the file only when its content changes (cmake/version.cmake).
+# Writes FEINTERP_GIT_REVISION (what git describe --always --dirty --abbrev=12 prints: the abbreviated
+# hash, "-dirty" appended with uncommitted changes; "unknown" outside a git checkout) into OUTPUT,
+# touching the file only when its content changes (cmake/version.cmake).
 execute_process(COMMAND git describe --always --dirty --abbrev=12 WORKING_DIRECTORY ${SOURCE_DIR}
                 OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE status)
 if(NOT status EQUAL 0 OR NOT revision)

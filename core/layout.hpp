@@ -21,8 +21,8 @@
 
 #include <cstddef>
 
-#include "config.hpp"
-#include "limits.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/core/limits.hpp>
 
 namespace feinterp {
 

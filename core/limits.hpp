@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The limits of feinterp, each defined once: what the library instantiates and what a GPU launch may
-// ask for. The CUDA backend's launch module (backends/cuda/launch) applies them; the tuning table
+// ask for. The CUDA backend's launch module (cuda/launch) applies them; the tuning table
 // parser and the tools read them from here.
 #pragma once
 
@@ -16,7 +16,7 @@ constexpr int max_components = 9;
 constexpr int max_threads_per_block = 512;
 
 /// Elements per block: CUDA's limit on blockDim.z, along which the packed kernel stacks them (in slots of
-/// two elements where a thread computes two: backends/cuda/launch/elements_per_thread.hpp; the limit
+/// two elements where a thread computes two: cuda/layout/elements_per_thread.hpp; the limit
 /// stays on the elements, and with it the tuning tables' range).
 constexpr int max_elements_per_block = 64;
 

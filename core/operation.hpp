@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "config.hpp"
+#include <feinterp/core/config.hpp>
 
 namespace feinterp {
 

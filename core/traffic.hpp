@@ -3,9 +3,9 @@
 // GB/s: what any implementation must move at least once, whatever its caching.
 #pragma once
 
-#include "config.hpp"
-#include "operation.hpp"
-#include "precision.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/core/precision.hpp>
 
 namespace feinterp {
 

@@ -16,7 +16,7 @@
 //       4----------5
 #pragma once
 
-#include "lagrange_element.hpp"
+#include <feinterp/elements/lagrange_element.hpp>
 
 namespace feinterp {
 

@@ -4,7 +4,7 @@
 // codes' interleaved vectors).
 #pragma once
 
-#include "../core/config.hpp"
+#include <feinterp/core/config.hpp>
 
 namespace feinterp {
 

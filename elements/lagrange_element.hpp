@@ -7,10 +7,10 @@
 // path, the GPU kernels and the tests run exactly this code.
 #pragma once
 
-#include "../core/config.hpp"
-#include "element_type.hpp"
-#include "simplex_lagrange.hpp"
-#include "tensor_lagrange.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/elements/simplex_lagrange.hpp>
+#include <feinterp/elements/tensor_lagrange.hpp>
 
 namespace feinterp {
 

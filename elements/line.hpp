@@ -9,7 +9,7 @@
 //  -1      1      -1    0    1     -1 -1/3 1/3  1
 #pragma once
 
-#include "lagrange_element.hpp"
+#include <feinterp/elements/lagrange_element.hpp>
 
 namespace feinterp {
 

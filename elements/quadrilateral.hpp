@@ -15,7 +15,7 @@
 //                                   0---4---5---1
 #pragma once
 
-#include "lagrange_element.hpp"
+#include <feinterp/elements/lagrange_element.hpp>
 
 namespace feinterp {
 

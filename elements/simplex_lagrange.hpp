@@ -11,7 +11,7 @@
 // dimension, so one function serves 6 element types and the node order is just a table.
 #pragma once
 
-#include "../core/config.hpp"
+#include <feinterp/core/config.hpp>
 
 namespace feinterp {
 

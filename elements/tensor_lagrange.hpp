@@ -9,7 +9,7 @@
 // that both paths evaluate the same polynomials with the same arithmetic.
 #pragma once
 
-#include "../core/config.hpp"
+#include <feinterp/core/config.hpp>
 
 namespace feinterp {
 

@@ -18,7 +18,7 @@
 //                      `u
 #pragma once
 
-#include "lagrange_element.hpp"
+#include <feinterp/elements/lagrange_element.hpp>
 
 namespace feinterp {
 

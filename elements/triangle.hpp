@@ -13,7 +13,7 @@
 //                                   0---3---4---1
 #pragma once
 
-#include "lagrange_element.hpp"
+#include <feinterp/elements/lagrange_element.hpp>
 
 namespace feinterp {
 

@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <utility>
 
-#include "element_type.hpp"
-#include "hexahedron.hpp"
-#include "line.hpp"
-#include "quadrilateral.hpp"
-#include "tetrahedron.hpp"
-#include "triangle.hpp"
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/elements/hexahedron.hpp>
+#include <feinterp/elements/line.hpp>
+#include <feinterp/elements/quadrilateral.hpp>
+#include <feinterp/elements/tetrahedron.hpp>
+#include <feinterp/elements/triangle.hpp>
 
 namespace feinterp {
 

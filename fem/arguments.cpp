@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "arguments.hpp"
+#include <feinterp/fem/arguments.hpp>
 
 #include <stdexcept>
 #include <string>
 
-#include "../core/limits.hpp"
+#include <feinterp/core/limits.hpp>
 
 namespace feinterp {
 

@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "../core/operation.hpp"
-#include "../elements/element_type.hpp"
+#include <feinterp/core/operation.hpp>
+#include <feinterp/elements/element_type.hpp>
 
 namespace feinterp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "block.hpp"
+#include <feinterp/fem/block.hpp>
 
 #include <stdexcept>
 #include <string>

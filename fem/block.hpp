@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <string>
 
-#include "../core/config.hpp"
-#include "../elements/element_type.hpp"
-#include "../core/operation.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/core/operation.hpp>
 
 namespace feinterp {
 

@@ -16,7 +16,7 @@
 
 #include <cmath>
 
-#include "../core/config.hpp"
+#include <feinterp/core/config.hpp>
 
 namespace feinterp {
 

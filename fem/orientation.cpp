@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "orientation.hpp"
+#include <feinterp/fem/orientation.hpp>
 
 #include <sstream>
 #include <string>

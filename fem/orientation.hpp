@@ -23,16 +23,16 @@
 // "Zero within rounding": |det J| <= 64 eps B, with B the product of the lengths of J's columns
 // (Hadamard's bound; |det J| / B is shape_quality in geometry.hpp). Computing det J rounds by a few eps B,
 // so below that its sign is noise, and the CPU (no FMA) and the GPU (FMA) could disagree on an exactly
-// degenerate element, such as a triangle whose vertices lie on one line (found on the H100: the CPU got
-// 0, the GPU 1e-16). 64 eps = 1.4e-14 refuses only elements whose quality is lost in rounding.
+// degenerate element, such as a triangle whose vertices lie on one line (the CPU gives 0, the H100
+// 1e-16). 64 eps = 1.4e-14 refuses only elements whose quality is lost in rounding.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
 
-#include "../core/config.hpp"
-#include "block.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/fem/block.hpp>
 
 namespace feinterp {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "point_set.hpp"
+#include <feinterp/fem/point_set.hpp>
 
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 
-#include "../elements/visit.hpp"
+#include <feinterp/elements/visit.hpp>
 
 namespace feinterp {
 

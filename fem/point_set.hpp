@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // PointSet: reference points at which fields are interpolated, with optional weights.
 // A quadrature rule (quadrature.hpp) is a PointSet with weights and a degree of exactness; the
-// element's own nodes (element_nodes) are the seed benchmark's "as many points as nodes"; any other
+// element's own nodes (element_nodes) are the benchmarks' default "as many points as nodes"; any other
 // set of reference points works too.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../elements/element_type.hpp"
+#include <feinterp/elements/element_type.hpp>
 
 namespace feinterp {
 

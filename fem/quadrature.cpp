@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "quadrature.hpp"
+#include <feinterp/fem/quadrature.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>

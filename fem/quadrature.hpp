@@ -11,7 +11,7 @@
 // 8 (hexahedron).
 #pragma once
 
-#include "point_set.hpp"
+#include <feinterp/fem/point_set.hpp>
 
 namespace feinterp {
 
@@ -21,7 +21,7 @@ int max_quadrature_degree(Shape shape);
 /// A rule exact for every polynomial of total degree <= `degree` (simplices) or of degree <= `degree`
 /// in each variable (tensor shapes), with the fewest points feinterp knows; on simplices a symmetric
 /// rule is preferred wherever one is tabulated, even where a collapsed one would have fewer points
-/// (fem/QUADRATURE.md lists every rule). The returned PointSet has
+/// (docs/design/QUADRATURE.md lists every rule). The returned PointSet has
 /// weights, and `degree` set to the rule's own degree of exactness (>= the one asked for). Throws
 /// std::invalid_argument for a negative degree or one above max_quadrature_degree(shape).
 PointSet quadrature_rule(Shape shape, int degree);

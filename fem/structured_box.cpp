@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "structured_box.hpp"
+#include <feinterp/fem/structured_box.hpp>
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../elements/visit.hpp"
+#include <feinterp/elements/visit.hpp>
 
 namespace feinterp {
 

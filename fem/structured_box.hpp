@@ -27,7 +27,7 @@
 
 #include <vector>
 
-#include "block.hpp"
+#include <feinterp/fem/block.hpp>
 
 namespace feinterp {
 

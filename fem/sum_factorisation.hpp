@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Sum factorisation of one quadrilateral or hexahedron (fem/tensor_structure.hpp says when it applies),
 // cut into stages that a group of workers shares: the threads of one element in the sum-factorised
-// kernel (backends/cuda/kernels/tensor_kernel.cuh), with a barrier between two stages, or a plain loop
+// kernel (cuda/kernels/sum_factorised/tensor_kernel.cuh), with a barrier between two stages, or a plain loop
 // on the CPU (tests/fem/sum_factorisation_test.cpp runs the stages that way against the dense
 // tabulation). Host and device code, like geometry.hpp.
 //
@@ -31,9 +31,9 @@
 // the geometry: K^T for physical gradients, w_q |det J| when weighted.
 #pragma once
 
-#include "../core/config.hpp"
-#include "geometry.hpp"
-#include "orientation.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/fem/geometry.hpp>
+#include <feinterp/fem/orientation.hpp>
 
 namespace feinterp {
 
@@ -57,7 +57,7 @@ FEINTERP_HD constexpr int tensor_stage_size(int d, int P1, int Q1, int fields, b
 }
 
 /// The compile-time shape of stage `Stage` (see above), shared by the unit stages and the line stages
-/// (fem/sum_factorisation_lines.hpp).
+/// (cuda/layout/sum_factorisation_lines.hpp).
 template <int D, int P1, int Q1, bool Gradients, int Stage>
 struct TensorStage {
   static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
@@ -89,7 +89,7 @@ FEINTERP_HD void store_stage_outputs(Real* out, int f, int position, const Real 
 /// at a_s, b and g the table entries T[q_s][a_s]. Values: B on the one variant. Gradients: B on each
 /// input variant, G on the underived one (variant 0) into the last output; the last stage drops the
 /// underived output (Last), so its variants shift down by one. Shared by the unit and the line stages
-/// (fem/sum_factorisation_lines.hpp), which differ only in how they walk the data.
+/// (cuda/layout/sum_factorisation_lines.hpp), which differ only in how they walk the data.
 template <int Vin, int Vout, bool Gradients, bool Last, class Real>
 FEINTERP_HD void accumulate_stage_term(Real (&sum)[Vout], Real b, Real g, const Real (&x)[Vin]) {
   if constexpr (!Gradients) {

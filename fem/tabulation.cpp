@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "tabulation.hpp"
+#include <feinterp/fem/tabulation.hpp>
 
 #include <stdexcept>
 #include <string>
 
-#include "../elements/visit.hpp"
+#include <feinterp/elements/visit.hpp>
 
 namespace feinterp {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "point_set.hpp"
+#include <feinterp/fem/point_set.hpp>
 
 namespace feinterp {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "tensor_structure.hpp"
+#include <feinterp/fem/tensor_structure.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
-#include "../elements/visit.hpp"
+#include <feinterp/elements/visit.hpp>
 
 namespace feinterp {
 

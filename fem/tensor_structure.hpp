@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "point_set.hpp"
+#include <feinterp/fem/point_set.hpp>
 
 namespace feinterp {
 

@@ -20,10 +20,10 @@
 #include <cstring>
 #include <string>
 
-#include "../mesh/detail/gmsh_reader.hpp"
-#include "../mesh/detail/sealed_file.hpp"
-#include "../mesh/error.hpp"
-#include "../mesh/mesh.hpp"
+#include <feinterp/mesh/detail/gmsh_reader.hpp>
+#include <feinterp/mesh/detail/sealed_file.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/mesh.hpp>
 
 namespace {
 

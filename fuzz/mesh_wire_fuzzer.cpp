@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "../mesh/detail/loaded_mesh_checks.hpp"
-#include "../mesh/detail/mesh_wire.hpp"
-#include "../mesh/error.hpp"
+#include <feinterp/mesh/detail/loaded_mesh_checks.hpp>
+#include <feinterp/mesh/detail/mesh_wire.hpp>
+#include <feinterp/mesh/error.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);

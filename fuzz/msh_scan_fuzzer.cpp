@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../mesh/detail/msh_scan.hpp"
-#include "../mesh/error.hpp"
+#include <feinterp/mesh/detail/msh_scan.hpp>
+#include <feinterp/mesh/error.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   feinterp::detail::MshScanOptions options;

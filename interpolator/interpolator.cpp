@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The front door's one file that knows whether this build has CUDA: every other part of the project
 // (apps/, examples/, python/) goes through Interpolator and ExecutorArray.
-#include "interpolator.hpp"
+#include <feinterp/interpolator/interpolator.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -9,16 +9,16 @@
 #include <type_traits>
 #include <utility>
 
-#include "../backends/cpu/default_threads.hpp"
-#include "../backends/cpu/plan.hpp"
+#include <feinterp/cpu/default_threads.hpp>
+#include <feinterp/cpu/plan.hpp>
 
 #if FEINTERP_HAS_CUDA
 #include <cuda_runtime.h>
 
-#include "../backends/cuda/runtime/device.hpp"
-#include "../backends/cuda/device_block.hpp"
-#include "../backends/cuda/runtime/error.hpp"
-#include "../backends/cuda/plan.hpp"
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/cuda/device_block.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
+#include <feinterp/cuda/plan.hpp>
 #endif
 
 namespace feinterp {

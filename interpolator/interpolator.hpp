@@ -15,7 +15,7 @@
 //
 // The plan checks everything once, at construction: the block (connectivity in range, space dimension,
 // z = 0 for a planar block), the points, the executor. A call checks only the sizes of its arrays and
-// runs the one operation: one switch inside each backend (backends/cpu, backends/cuda).
+// runs the one operation: one switch inside each backend (cpu, cuda).
 //
 // Executors and memory. `cpu`: host arrays, each call synchronous, a degenerate or tangled element
 // (fem/orientation.hpp) throws DegenerateElementError from apply itself. `cuda`: device arrays (the
@@ -33,11 +33,11 @@
 #include <string>
 #include <vector>
 
-#include "../core/operation.hpp"
-#include "../core/precision.hpp"
-#include "../fem/block.hpp"
-#include "../fem/orientation.hpp"
-#include "../fem/point_set.hpp"
+#include <feinterp/core/operation.hpp>
+#include <feinterp/core/precision.hpp>
+#include <feinterp/fem/block.hpp>
+#include <feinterp/fem/orientation.hpp>
+#include <feinterp/fem/point_set.hpp>
 
 namespace feinterp {
 
@@ -73,8 +73,8 @@ struct InterpolatorOptions {
   /// std::invalid_argument when the plan is built. Blocks under 1024 elements per thread use fewer.
   int threads = 0;
   void* cuda_stream = nullptr;    ///< cuda: the cudaStream_t of the plan's launches (null: the default stream)
-  int elements_per_block = 0;     ///< cuda: 0 for the tuned choice (backends/cuda/launch)
-  bool baseline_kernel = false;   ///< cuda: one element per block (the seed's kernel, for benchmarks)
+  int elements_per_block = 0;     ///< cuda: 0 for the tuned choice (cuda/launch)
+  bool baseline_kernel = false;   ///< cuda: one element per block (the naive baseline, for benchmarks)
   /// cuda: how nodal transposes sum shared nodes; deterministic colours the elements when the plan is built
   /// (the block's connectivity is copied to the host once for that).
   Summation summation = Summation::atomic;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "atomic_file.hpp"
+#include <feinterp/mesh/atomic_file.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>

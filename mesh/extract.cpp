@@ -7,9 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "../elements/visit.hpp"
-#include "detail/extract.hpp"
-#include "error.hpp"
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/mesh/detail/extract.hpp>
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "fields.hpp"
+#include <feinterp/mesh/fields.hpp>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "generate.hpp"
+#include <feinterp/mesh/generate.hpp>
 
 #include <gmsh.h>
 
@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <random>
 
-#include "detail/extract.hpp"
-#include "detail/refine.hpp"
-#include "error.hpp"
-#include "gmsh_session.hpp"
+#include <feinterp/mesh/detail/extract.hpp>
+#include <feinterp/mesh/detail/refine.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/gmsh_session.hpp>
 
 namespace feinterp {
 

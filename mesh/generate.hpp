@@ -24,8 +24,8 @@
 // file: by the group's name.
 #pragma once
 
-#include "../elements/element_type.hpp"
-#include "mesh.hpp"
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp {
 

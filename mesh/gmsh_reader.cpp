@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/gmsh_reader.hpp"
+#include <feinterp/mesh/detail/gmsh_reader.hpp>
 
 #include <gmsh.h>
 #include <unistd.h>
 
 #include <new>
 
-#include "detail/extract.hpp"
-#include "detail/loaded_mesh_checks.hpp"
-#include "detail/mesh_wire.hpp"
-#include "detail/sandbox.hpp"
-#include "detail/scratch_link.hpp"
-#include "error.hpp"
-#include "gmsh_session.hpp"
+#include <feinterp/mesh/detail/extract.hpp>
+#include <feinterp/mesh/detail/loaded_mesh_checks.hpp>
+#include <feinterp/mesh/detail/mesh_wire.hpp>
+#include <feinterp/mesh/detail/sandbox.hpp>
+#include <feinterp/mesh/detail/scratch_link.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/gmsh_session.hpp>
 
 namespace feinterp::detail {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "gmsh_session.hpp"
+#include <feinterp/mesh/gmsh_session.hpp>
 
 #include <gmsh.h>
 
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <new>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // load_msh: an MSH file into a Mesh through the Gmsh SDK, without letting the file crash, exhaust or
-// take over the caller's process (issue 10; costs measured in mesh/SANDBOX.md):
+// take over the caller's process (issue 10; costs measured in docs/design/SANDBOX.md):
 //
 //  1. The file is opened once and copied into a sealed in-memory file (detail/sealed_file.hpp): the
 //     bytes checked are the bytes Gmsh reads, whatever happens to the path or the file meanwhile.
@@ -19,14 +19,14 @@
 //     caller's process, on the checked arrays.
 #include <sys/stat.h>
 
-#include "detail/gmsh_reader.hpp"
-#include "detail/msh_scan.hpp"
-#include "detail/node_fields.hpp"
-#include "detail/sealed_file.hpp"
-#include "error.hpp"
-#include "load_limits.hpp"
-#include "mesh.hpp"
-#include "renumber.hpp"
+#include <feinterp/mesh/detail/gmsh_reader.hpp>
+#include <feinterp/mesh/detail/msh_scan.hpp>
+#include <feinterp/mesh/detail/node_fields.hpp>
+#include <feinterp/mesh/detail/sealed_file.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/load_limits.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/renumber.hpp>
 
 namespace feinterp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "load_limits.hpp"
+#include <feinterp/mesh/load_limits.hpp>
 
 #include <unistd.h>
 

@@ -6,7 +6,7 @@
 //
 //   memory   memory_base + memory_per_byte x file size, at most memory_ceiling (by default 3/4 of the
 //            machine's physical memory), on top of the address space the child starts with (a copy of
-//            the caller's). Measured need (mesh/SANDBOX.md): 3.7 x the file for a binary MSH 4.1
+//            the caller's). Measured need (docs/design/SANDBOX.md): 3.7 x the file for a binary MSH 4.1
 //            tetrahedral mesh; up to ~12 x for the densest encoding (binary MSH 2.2 elements without
 //            tags, where Gmsh keeps three maps per element); 32 x leaves room for both.
 //   CPU      cpu_base_seconds + file size / cpu_bytes_per_second, at most cpu_ceiling_seconds. Gmsh reads

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/loaded_mesh_checks.hpp"
+#include <feinterp/mesh/detail/loaded_mesh_checks.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "../elements/visit.hpp"
-#include "detail/tag_set.hpp"
-#include "error.hpp"
-#include "load_limits.hpp"
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/mesh/detail/tag_set.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/load_limits.hpp>
 
 namespace feinterp::detail {
 

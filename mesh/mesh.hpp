@@ -18,11 +18,11 @@
 #include <utility>
 #include <vector>
 
-#include "../core/config.hpp"
-#include "../elements/element_type.hpp"
-#include "../fem/block.hpp"
-#include "../fem/renumbering.hpp"
-#include "load_limits.hpp"
+#include <feinterp/core/config.hpp>
+#include <feinterp/elements/element_type.hpp>
+#include <feinterp/fem/block.hpp>
+#include <feinterp/fem/ordering/renumbering.hpp>
+#include <feinterp/mesh/load_limits.hpp>
 
 namespace feinterp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/mesh_wire.hpp"
+#include <feinterp/mesh/detail/mesh_wire.hpp>
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

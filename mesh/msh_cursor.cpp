@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/msh_cursor.hpp"
+#include <feinterp/mesh/detail/msh_cursor.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/msh_element_types.hpp"
+#include <feinterp/mesh/detail/msh_element_types.hpp>
 
 #include <array>
 #include <cstddef>

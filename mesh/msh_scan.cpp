@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/msh_scan.hpp"
+#include <feinterp/mesh/detail/msh_scan.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <limits>
 #include <optional>
 
-#include "detail/msh_cursor.hpp"
-#include "detail/msh_element_types.hpp"
-#include "detail/tag_set.hpp"
-#include "error.hpp"
-#include "load_limits.hpp"
+#include <feinterp/mesh/detail/msh_cursor.hpp>
+#include <feinterp/mesh/detail/msh_element_types.hpp>
+#include <feinterp/mesh/detail/tag_set.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/load_limits.hpp>
 
 namespace feinterp::detail {
 

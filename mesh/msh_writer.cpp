@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/msh_writer.hpp"
+#include <feinterp/mesh/detail/msh_writer.hpp>
 
 #include <algorithm>
 #include <charconv>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/node_fields.hpp"
+#include <feinterp/mesh/detail/node_fields.hpp>
 
 #include <algorithm>
 #include <limits>
 
-#include "detail/extract.hpp"
-#include "error.hpp"
+#include <feinterp/mesh/detail/extract.hpp>
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

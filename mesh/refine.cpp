@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/refine.hpp"
+#include <feinterp/mesh/detail/refine.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
 
-#include "../elements/visit.hpp"
-#include "error.hpp"
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

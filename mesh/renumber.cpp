@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "renumber.hpp"
+#include <feinterp/mesh/renumber.hpp>
 
 #include <stdexcept>
 #include <string>

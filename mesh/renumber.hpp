@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Renumbering a Mesh in place: the permutations of fem/renumbering.hpp (reverse Cuthill–McKee or the
+// Renumbering a Mesh in place: the permutations of fem/ordering/renumbering.hpp (reverse Cuthill–McKee or the
 // Hilbert curve) applied to every array indexed by node or element, so that the mesh describes the same
 // nodes and elements, tags and physical groups included, in a numbering whose gathers are local.
 //
@@ -12,7 +12,7 @@
 // nodal result with mesh.renumbering.nodes.to_old_order(values); restore_original_numbering undoes it all.
 #pragma once
 
-#include "mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/sandbox.hpp"
+#include <feinterp/mesh/detail/sandbox.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,7 +19,7 @@
 #include <new>
 #include <thread>
 
-#include "detail/seccomp_filter.hpp"
+#include <feinterp/mesh/detail/seccomp_filter.hpp>
 
 namespace feinterp::detail {
 

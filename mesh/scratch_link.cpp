@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/scratch_link.hpp"
+#include <feinterp/mesh/detail/scratch_link.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/sealed_file.hpp"
+#include <feinterp/mesh/detail/sealed_file.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "error.hpp"
+#include <feinterp/mesh/error.hpp>
 
 namespace feinterp::detail {
 

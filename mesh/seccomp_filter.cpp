@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/seccomp_filter.hpp"
+#include <feinterp/mesh/detail/seccomp_filter.hpp>
 
 #include <fcntl.h>
 #include <linux/sched.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "detail/tag_set.hpp"
+#include <feinterp/mesh/detail/tag_set.hpp>
 
 #include <algorithm>
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "write.hpp"
+#include <feinterp/mesh/write.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "../elements/visit.hpp"
-#include "atomic_file.hpp"
-#include "detail/msh_writer.hpp"
-#include "detail/tag_set.hpp"
-#include "error.hpp"
-#include "load_limits.hpp"
+#include <feinterp/elements/visit.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
+#include <feinterp/mesh/detail/msh_writer.hpp>
+#include <feinterp/mesh/detail/tag_set.hpp>
+#include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/load_limits.hpp>
 
 namespace feinterp {
 

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "../fem/point_set.hpp"
-#include "mesh.hpp"
+#include <feinterp/fem/point_set.hpp>
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp {
 

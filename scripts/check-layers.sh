@@ -1,67 +1,100 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The include graph goes one way: no file includes a header of a higher layer, and folders of one layer
-# do not include each other. Layers, lowest first (README "Layout"):
+# The include graph goes one way, down the floors (README.md, Architecture), lowest first:
 #
-#   core < elements < fem
-#        < backends/cuda/runtime (device, errors, buffers) < backends/cuda/tuning < backends/cuda/launch
-#        < backends/cuda/kernels < backends/cuda (its plan) ; backends/cpu (beside the CUDA backend:
-#          neither includes the other)
-#        < interpolator ; mesh (beside the front door: neither includes the other)
-#        < apps ; python (the Python bindings, beside the programs: neither includes the other)
+#   core < elements < fem < tuning < cuda/runtime < cuda/layout < {cuda/launch, cuda/kernels}
+#        < {cuda (its plan), cpu} < {interpolator, mesh} < {apps, python}
 #
-# tests/, examples/ and fuzz/ sit on top and may include anything. Every #include "..." (resolved from
-# the including file) and #include <feinterp/...> (from the source root) of the library and apps/ is
-# checked. Prints each violation as FILE: includes HEADER (LAYER_A -> LAYER_B) and exits 1 if any.
+# A file may include its own floor and any floor below it; folders on one floor (in braces) do not
+# include each other, and cpu includes nothing of cuda. tests/, examples/ and fuzz/ sit on top and may
+# include anything. Every include of a project file is written <feinterp/...> (one style: the same in
+# the source tree, the build tree and an installed prefix), except in examples/, a project of its own
+# built against the installed package, whose own headers are quoted.
+#
+# Every tracked C++ and CUDA source (.hpp .cpp .cu .cuh .h, and .in templates of them) is read; a source
+# in a folder that has no floor is itself an error, so that a new folder must be given one here.
+# Prints each violation as FILE: LINE: what is wrong, and exits 1 if there is any.
+#
+#   scripts/check-layers.sh [ROOT]     (ROOT: a git checkout, default this one)
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)
 cd "$root"
 
-# rank and group of the folder a path lives in; same rank, different group: not allowed either.
-layer_of() {
+# The floor of a path: "rank group". Same rank, different group: sideways, not allowed.
+floor_of() {
   case "$1" in
     core/*) echo "0 core" ;;
     elements/*) echo "1 elements" ;;
     fem/*) echo "2 fem" ;;
-    backends/cuda/runtime/*) echo "3 cuda-runtime" ;;
-    backends/cuda/tuning/*) echo "4 cuda-tuning" ;;
-    backends/cuda/launch/*) echo "5 cuda-launch" ;;
-    backends/cuda/kernels/*) echo "6 cuda-kernels" ;;
-    backends/cuda/*) echo "7 cuda" ;;
-    backends/cpu/*) echo "7 cpu" ;;
+    tuning/*) echo "3 tuning" ;;
+    cuda/runtime/*) echo "4 cuda/runtime" ;;
+    cuda/layout/*) echo "5 cuda/layout" ;;
+    cuda/launch/*) echo "6 cuda/launch" ;;
+    cuda/kernels/*) echo "6 cuda/kernels" ;;
+    cuda/*/*) echo "" ;;  # a folder of cuda/ without a floor
+    cuda/*) echo "7 cuda" ;;
+    cpu/*) echo "7 cpu" ;;
     interpolator/*) echo "8 interpolator" ;;
     mesh/*) echo "8 mesh" ;;
     apps/*) echo "9 apps" ;;
     python/*) echo "9 python" ;;
+    tests/* | examples/* | fuzz/*) echo "10 top" ;;
     *) echo "" ;;
   esac
 }
 
 violations=0
 checked=0
+files=0
+report() {
+  echo "$1"
+  violations=$((violations + 1))
+}
 while IFS= read -r file; do
-  read -r file_rank file_group <<<"$(layer_of "$file")"
+  files=$((files + 1))
+  floor=$(floor_of "$file")
+  if [ -z "$floor" ]; then
+    report "$file: in a folder with no floor (give it one in scripts/check-layers.sh)"
+    continue
+  fi
+  read -r file_rank file_group <<<"$floor"
   dir=$(dirname "$file")
-  while IFS= read -r header; do
-    case "$header" in
-      feinterp/*) target=${header#feinterp/} ;;
-      *) target=$(realpath -m --relative-to="$root" "$dir/$header") ;;
-    esac
-    layer=$(layer_of "$target")
-    [ -n "$layer" ] || continue
-    read -r rank group <<<"$layer"
-    checked=$((checked + 1))
-    if [ "$group" != "$file_group" ] && [ "$rank" -ge "$file_rank" ]; then
-      echo "$file: includes $target ($file_group -> $group)"
-      violations=$((violations + 1))
+  # LINE<TAB>QUOTE<TAB>HEADER for every #include of a quoted or <feinterp/...> header.
+  while IFS=$'\t' read -r line quote header; do
+    if [ "$quote" = '"' ]; then
+      # examples/ is a project of its own, built against the installed package: its own headers are quoted.
+      [[ "$file" == examples/* ]] && continue
+      relative=$(realpath -m --relative-to="$root" "$dir/$header")
+      if [ -e "$root/$relative" ] && [ -n "$(floor_of "$relative")" ]; then
+        report "$file:$line: includes \"$header\": write <feinterp/$relative>"
+        target=$relative
+      else
+        continue  # not a project file (a generated header, a system one)
+      fi
+    else
+      target=${header#feinterp/}
     fi
-  done < <(sed -n -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]+)[>"].*/\1/p' "$file" |
-           grep -E '^(feinterp/|\.|[a-z_]+/|[a-z_]+\.(hpp|cuh|h)$)' || true)
-done < <(git ls-files 'core/*' 'elements/*' 'fem/*' 'backends/*' 'interpolator/*' 'mesh/*' 'apps/*' 'python/*' |
-         grep -E '\.(hpp|cpp|cu|cuh|h)$')
+    target_floor=$(floor_of "$target")
+    [ -n "$target_floor" ] || continue
+    read -r rank group <<<"$target_floor"
+    checked=$((checked + 1))
+    [ "$group" = "$file_group" ] && continue
+    if [ "$rank" -ge "$file_rank" ] && [ "$file_group" != top ]; then
+      report "$file:$line: includes $target ($file_group -> $group: up or sideways)"
+    elif [ "$file_group" = cpu ] && [[ "$group" == cuda* ]]; then
+      report "$file:$line: includes $target (cpu -> $group: the CPU backend includes nothing of cuda)"
+    fi
+  done < <(awk '{
+             if (match($0, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
+               s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s); print NR "\t\"\t" s
+             } else if (match($0, /^[ \t]*#[ \t]*include[ \t]*<feinterp\/[^>]+>/)) {
+               s = substr($0, RSTART, RLENGTH); sub(/^[^<]*</, "", s); sub(/>$/, "", s); print NR "\t<\t" s
+             }
+           }' "$file")
+done < <(git ls-files | grep -E '\.(hpp|cpp|cu|cuh|h)(\.in)?$')
 
 if [ "$violations" -gt 0 ]; then
-  echo "check-layers: $violations includes go up or sideways (of $checked checked)" >&2
+  echo "check-layers: $violations violations ($files files, $checked project includes)" >&2
   exit 1
 fi
-echo "check-layers: $checked includes checked, all go down the layers"
+echo "check-layers: $files files, $checked project includes, all <feinterp/...> and down the floors"

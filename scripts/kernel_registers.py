@@ -12,7 +12,7 @@ variant, where that applies: values and reference gradients at C = 1), with `nvc
 the project's kernel flags, and prints one row per kernel: its configuration and variant, the launch-bound
 flavour that packed_kernel_of chose (packed_kernel, _capped, _40_registers, _32_registers), ptxas's
 registers and spill stores in bytes. The comments in
-backends/cuda/kernels/packed_kernel.cuh that say which kernels spill quote this output; no GPU is needed.
+cuda/kernels/dense/packed_kernel.cuh that say which kernels spill quote this output; no GPU is needed.
 With --csv the rows are also written there, whole or not at all. Python's standard library only.
 
 Exit status: 0 done; 1 a bad argument, a compile that failed (its first lines on stderr), or ptxas output
@@ -60,7 +60,7 @@ def numbers(text, name, allowed):
 
 
 def translation_unit(shapes, orders, components):
-    lines = ['#include "feinterp/backends/cuda/kernels/kernel_set.cuh"',
+    lines = ['#include "feinterp/cuda/kernels/dense/kernel_set.cuh"',
              '#include "feinterp/elements/elements.hpp"',
              "namespace fb = feinterp::backends::cuda;",
              "using feinterp::Operation;",

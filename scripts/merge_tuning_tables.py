@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Merges feinterp tuning tables (backends/cuda/tuning/tables/README.md) into one v3 table.
+"""Merges feinterp tuning tables (tuning/tables/README.md) into one v3 table.
 
     scripts/merge_tuning_tables.py BASE.txt NEWER.txt [NEWER2.txt ...] --output TABLE.txt
 

@@ -25,14 +25,14 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/tuning/kernel_variant.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/tuning/kernel_variant.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 
-#include "../common/benchmark_case.hpp"
-#include "../common/benchmark_run.hpp"
-#include "../common/build_info.hpp"
-#include "../common/selection.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
+#include <feinterp/apps/common/benchmark_run.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/common/selection.hpp>
 
 using namespace feinterp;
 namespace cuda = feinterp::backends::cuda;

@@ -17,14 +17,14 @@
 #include <cstdio>
 #include <sstream>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/tuning/registry.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 
-#include "../common/benchmark_case.hpp"
-#include "../common/benchmark_run.hpp"
-#include "../common/build_info.hpp"
-#include "../common/selection.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
+#include <feinterp/apps/common/benchmark_run.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/common/selection.hpp>
 
 using namespace feinterp;
 namespace cuda = feinterp::backends::cuda;

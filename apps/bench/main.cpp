@@ -31,19 +31,19 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/cuda/launch/kernel_variant_choice.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/tuning/registry.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "../common/benchmark_case.hpp"
-#include "../common/benchmark_run.hpp"
-#include "../common/build_info.hpp"
-#include "../common/selection.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
+#include <feinterp/apps/common/benchmark_run.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/common/selection.hpp>
 
 using namespace feinterp;
 namespace cuda = feinterp::backends::cuda;
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
               // each output's terms, far below these bounds for the generated meshes' fields in [-1, 1].
               // Physical gradients pass through K = J^-T, which multiplies those roundings by cond(J): the
               // sum-factorised and baseline kernels differ by 1.7e-12 on the ~1M-element quad p3 Gmsh
-              // mesh (H100, 2026-11-24), so they get 1e-11.
+              // mesh (H100), so they get 1e-11.
               const double tolerance = precision == Precision::fp32                  ? 1e-5
                                        : op == Operation::physical_gradients ? 1e-11
                                                                              : 1e-12;

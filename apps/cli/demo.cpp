@@ -25,14 +25,14 @@
 #include <feinterp/core/traffic.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "commands.hpp"
-#include "interpolator.hpp"
-#include "../common/build_info.hpp"
-#include "json_schemas.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
-#include "polynomial.hpp"
-#include "../common/progress.hpp"
+#include <feinterp/apps/cli/commands.hpp>
+#include <feinterp/apps/cli/interpolator.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cli/json_schemas.hpp>
+#include <feinterp/apps/cli/json_document.hpp>
+#include <feinterp/apps/cli/json_writer.hpp>
+#include <feinterp/apps/cli/polynomial.hpp>
+#include <feinterp/apps/common/progress.hpp>
 
 namespace feinterp::app {
 

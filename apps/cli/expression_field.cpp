@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "expression_field.hpp"
+#include <feinterp/apps/cli/expression_field.hpp>
 
 #include <muParser.h>
 

@@ -14,13 +14,13 @@
 
 #include <feinterp/mesh/mesh.hpp>
 
-#include "column_range.hpp"
-#include "commands.hpp"
-#include "../common/build_info.hpp"
-#include "json_schemas.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
-#include "../common/progress.hpp"
+#include <feinterp/apps/cli/column_range.hpp>
+#include <feinterp/apps/cli/commands.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cli/json_schemas.hpp>
+#include <feinterp/apps/cli/json_document.hpp>
+#include <feinterp/apps/cli/json_writer.hpp>
+#include <feinterp/apps/common/progress.hpp>
 
 namespace feinterp::app {
 

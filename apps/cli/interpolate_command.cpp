@@ -20,23 +20,23 @@
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "column_range.hpp"
-#include "commands.hpp"
-#include "expression_field.hpp"
-#include "finite_results.hpp"
-#include "interpolator.hpp"
-#include "../common/build_info.hpp"
-#include "json_schemas.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
-#include "output_path.hpp"
-#include "../common/progress.hpp"
-#include "msh_output.hpp"
-#include "original_order.hpp"
-#include "output_format.hpp"
-#include "results_csv.hpp"
-#include "results_npy.hpp"
-#include "vtu_output.hpp"
+#include <feinterp/apps/cli/column_range.hpp>
+#include <feinterp/apps/cli/commands.hpp>
+#include <feinterp/apps/cli/expression_field.hpp>
+#include <feinterp/apps/cli/finite_results.hpp>
+#include <feinterp/apps/cli/interpolator.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cli/json_schemas.hpp>
+#include <feinterp/apps/cli/json_document.hpp>
+#include <feinterp/apps/cli/json_writer.hpp>
+#include <feinterp/apps/cli/output_path.hpp>
+#include <feinterp/apps/common/progress.hpp>
+#include <feinterp/apps/cli/msh_output.hpp>
+#include <feinterp/apps/cli/original_order.hpp>
+#include <feinterp/apps/cli/output_format.hpp>
+#include <feinterp/apps/cli/results_csv.hpp>
+#include <feinterp/apps/cli/results_npy.hpp>
+#include <feinterp/apps/cli/vtu_output.hpp>
 
 namespace feinterp::app {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "interpolator.hpp"
+#include <feinterp/apps/cli/interpolator.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
 #include <stdexcept>
 
-#include "../common/progress.hpp"
+#include <feinterp/apps/common/progress.hpp>
 
 namespace feinterp::app {
 

@@ -6,9 +6,9 @@
 
 #include <feinterp/mesh/mesh.hpp>
 
-#include "../common/build_info.hpp"
-#include "json_schemas.hpp"
-#include "json_writer.hpp"
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cli/json_schemas.hpp>
+#include <feinterp/apps/cli/json_writer.hpp>
 
 namespace feinterp::app {
 

@@ -13,8 +13,8 @@
 #include <exception>
 #include <string>
 
-#include "../common/build_info.hpp"
-#include "commands.hpp"
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cli/commands.hpp>
 
 namespace {
 

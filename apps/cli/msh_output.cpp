@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "msh_output.hpp"
+#include <feinterp/apps/cli/msh_output.hpp>
 
 #include <feinterp/mesh/write.hpp>
 

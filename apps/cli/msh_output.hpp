@@ -10,7 +10,7 @@
 
 #include <feinterp/mesh/mesh.hpp>
 
-#include "results_table.hpp"
+#include <feinterp/apps/cli/results_table.hpp>
 
 namespace feinterp::app {
 

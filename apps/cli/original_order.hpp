@@ -11,7 +11,7 @@
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/renumber.hpp>
 
-#include "results_table.hpp"
+#include <feinterp/apps/cli/results_table.hpp>
 
 namespace feinterp::app {
 

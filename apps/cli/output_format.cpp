@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "output_format.hpp"
+#include <feinterp/apps/cli/output_format.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // --output FILE: the format is the file's extension, and an extension feinterp does not write is an
-// error before any work is done (it used to write MSH whatever the name, so out.vtu was a MSH file).
+// error before any work is done, so that a file never holds another format than its name says.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "polynomial.hpp"
+#include <feinterp/apps/cli/polynomial.hpp>
 
 #include <cmath>
 #include <random>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "results_csv.hpp"
+#include <feinterp/apps/cli/results_csv.hpp>
 
 #include <charconv>
 #include <cmath>

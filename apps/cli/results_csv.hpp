@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "../common/progress.hpp"
-#include "results_table.hpp"
+#include <feinterp/apps/common/progress.hpp>
+#include <feinterp/apps/cli/results_table.hpp>
 
 namespace feinterp::app {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "results_npy.hpp"
+#include <feinterp/apps/cli/results_npy.hpp>
 
 #include <cstdint>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "results_table.hpp"
+#include <feinterp/apps/cli/results_table.hpp>
 
 #include <algorithm>
 #include <limits>

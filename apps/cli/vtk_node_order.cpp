@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "vtk_node_order.hpp"
+#include <feinterp/apps/cli/vtk_node_order.hpp>
 
 #include <array>
 #include <cmath>

@@ -13,7 +13,7 @@
 // derived: VTK's rule gives each VTK node its parametric point (vtk_parametric_point: VTK 9's
 // vtkHigherOrderQuadrilateral/Hexahedron::PointIndexFromIJK, its triangle and tetrahedron edge and face
 // orders), which is mapped to Gmsh's reference element and matched to the Gmsh node there. A test checks
-// the result against VTK's own cells (tests/apps/vtu_node_order_test.py, with VTK's Python module).
+// the result against VTK's own cells (tests/apps/read_outputs.py, with VTK's Python module).
 #pragma once
 
 #include <vector>

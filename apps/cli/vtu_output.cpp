@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "vtu_output.hpp"
+#include <feinterp/apps/cli/vtu_output.hpp>
 
 #include <cstdint>
 #include <functional>
 
 #include <feinterp/mesh/atomic_file.hpp>
 
-#include "vtk_node_order.hpp"
+#include <feinterp/apps/cli/vtk_node_order.hpp>
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "vtu_output.cpp writes this machine's numbers and declares them LittleEndian: add a byte swap"

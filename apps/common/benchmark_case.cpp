@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "benchmark_case.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include <tuple>
 #include <utility>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/core/traffic.hpp>
 
 namespace feinterp::tuning {

@@ -9,11 +9,11 @@
 #include <optional>
 #include <vector>
 
-#include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/cuda/plan.hpp>
 #include <feinterp/core/precision.hpp>
 #include <feinterp/fem/point_set.hpp>
 
-#include "gpu_timing.hpp"
+#include <feinterp/apps/common/gpu_timing.hpp>
 
 namespace feinterp::tuning {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "benchmark_mesh.hpp"
+#include <feinterp/apps/common/benchmark_mesh.hpp>
 
 #include <stdexcept>
 

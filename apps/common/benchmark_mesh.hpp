@@ -5,7 +5,7 @@
 //
 //   natural   Gmsh's own order (its fronts and refinement: fairly local)
 //   shuffled  the nodes in a random order drawn from the seed: the worst case
-//   rcm       the shuffled mesh renumbered by reverse Cuthill–McKee (fem/renumbering.hpp)
+//   rcm       the shuffled mesh renumbered by reverse Cuthill–McKee (fem/ordering/renumbering.hpp)
 //   hilbert   the shuffled mesh renumbered along the Hilbert curve
 //
 // rcm and hilbert start from the shuffled mesh, not from Gmsh's, so they show what renumbering recovers

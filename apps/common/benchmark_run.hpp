@@ -11,12 +11,12 @@
 #include <stdexcept>
 #include <string>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/tuning/registry.hpp>
 
-#include "benchmark_case.hpp"
-#include "build_info.hpp"
-#include "selection.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/common/selection.hpp>
 
 namespace feinterp::tuning {
 

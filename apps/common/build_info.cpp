@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "build_info.hpp"
+#include <feinterp/apps/common/build_info.hpp>
 
 #include <cstdio>
 #include <cstring>

@@ -10,10 +10,10 @@
 namespace feinterp::app {
 
 const char* version();        ///< "0.1.0"
-const char* git_revision();   ///< "6e77c5d1f2a3", "…-dirty", or "unknown" outside a git checkout
+const char* git_revision();   ///< the abbreviated commit hash, "…-dirty", or "unknown" outside a git checkout
 const char* build_options();  ///< "cuda=ON (CUDA 13.0.88, architectures 80-real,90, static runtime), mesh=ON, ..."
 
-/// "PROGRAM 0.1.0 (git 6e77c5d1f2a3)\nbuild: ...": the text --version prints.
+/// "PROGRAM 0.1.0 (git <revision>)\nbuild: ...": the text --version prints.
 std::string version_text(const std::string& program);
 
 /// For the programs that parse their arguments by hand: prints version_text and returns true when the

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
-#include <feinterp/backends/cuda/runtime/error.hpp>
+#include <feinterp/cuda/runtime/device_buffer.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
 
-#include "stream_hold.hpp"
+#include <feinterp/apps/common/stream_hold.hpp>
 
 namespace feinterp::tuning {
 
@@ -35,8 +35,8 @@ struct Timing {
 /// How a timed batch is issued. `held` (the default): behind a StreamHold, released once the batch's
 /// launches and its stop event are issued, so the GPU runs them back to back from the start event.
 /// `live`: the start event on an idle GPU and the launches as the host issues them, which times the GPU's
-/// wait for the host's first launch as well, once per batch: the method of every result before
-/// 2026-11-25, kept to measure the difference (feinterp-bench --live-batches).
+/// wait for the host's first launch as well, once per batch: kept to measure the difference
+/// (feinterp-bench --live-batches).
 enum class BatchIssue { held, live };
 
 /// Runs launch(i) `warmup` times, then `batches` batches of `per_batch` launches each between two events;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "progress.hpp"
+#include <feinterp/apps/common/progress.hpp>
 
 #include <unistd.h>
 

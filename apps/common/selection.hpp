@@ -24,7 +24,7 @@
 #include <feinterp/fem/structured_box.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "benchmark_mesh.hpp"
+#include <feinterp/apps/common/benchmark_mesh.hpp>
 
 namespace feinterp::tuning {
 
@@ -38,7 +38,7 @@ struct Selection {
   std::string points_name = "nodes";
   unsigned seed = 1;
   std::string numbering_name = "natural";
-  bool shuffle = false;  ///< --shuffle: the older spelling of --numbering shuffled
+  bool shuffle = false;  ///< --shuffle: another spelling of --numbering shuffled
   bool quick = false;
   std::vector<std::string> type_names;  ///< --types: "tri:1", ...; when given, instead of shapes x orders
   std::string generator = "gmsh";       ///< --generator: "gmsh" or "structured"

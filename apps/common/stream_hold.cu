@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "stream_hold.hpp"
+#include <feinterp/apps/common/stream_hold.hpp>
 
 #include <atomic>
 
-#include <feinterp/backends/cuda/runtime/error.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
 
-#include "globaltimer.cuh"
+#include <feinterp/apps/common/globaltimer.cuh>
 
 namespace feinterp::tuning {
 

@@ -29,7 +29,7 @@
 #include <feinterp/fem/structured_box.hpp>
 #include <feinterp/core/traffic.hpp>
 
-#include "../common/build_info.hpp"
+#include <feinterp/apps/common/build_info.hpp>
 
 using namespace feinterp;
 

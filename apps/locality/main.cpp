@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// feinterp-locality: how each numbering of a generated mesh suits the gather (fem/gather_locality.hpp),
+// feinterp-locality: how each numbering of a generated mesh suits the gather (fem/ordering/gather_locality.hpp),
 // on the CPU: natural (Gmsh's order), shuffled (random nodes: the worst case), and the shuffled mesh
 // renumbered by rcm and hilbert, with the time the renumbering took. The same meshes as the GPU
 // benchmarks' --numbering (apps/common/benchmark_mesh.hpp), so the two can be read side by side
-// (fem/RENUMBERING.md). With --cpu-time, also the time of the CPU executor's reference gradients
+// (docs/design/RENUMBERING.md). With --cpu-time, also the time of the CPU executor's reference gradients
 // (scalar field, FP64, points at the element's nodes as the GPU benchmark's default, one thread by
 // default so a shared machine's other work matters less: the fastest of --runs calls after one warm-up):
 // what the numbering costs or buys where it can be measured on this machine.
@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/fem/gather_locality.hpp>
+#include <feinterp/fem/ordering/gather_locality.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include "../common/benchmark_mesh.hpp"
-#include "../common/build_info.hpp"
+#include <feinterp/apps/common/benchmark_mesh.hpp>
+#include <feinterp/apps/common/build_info.hpp>
 
 using namespace feinterp;
 

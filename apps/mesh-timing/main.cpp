@@ -25,7 +25,7 @@
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#include "../common/build_info.hpp"
+#include <feinterp/apps/common/build_info.hpp>
 
 namespace {
 

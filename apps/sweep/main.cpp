@@ -3,7 +3,7 @@
 // one for quadrilaterals and hexahedra at tensor-product point sets: tuning/kernel_variant.hpp) at every
 // elements_per_block, for each element type, order, component count, operation and precision, and writes
 // the tuning table of each variant's fastest count with its time (the launch takes the fastest variant;
-// ready for backends/cuda/tuning/tables/), the full timing CSV (with each configuration's winner) and an
+// ready for tuning/tables/), the full timing CSV (with each configuration's winner) and an
 // SVG plot.
 //
 //   feinterp-sweep                          15 element types x C in {1, dim} x 6 operations (3 forward, their
@@ -20,13 +20,14 @@
 // rotate over copies of the data spanning >= 4x the L2 (benchmark_case.hpp). Both precisions by
 // default (--precisions).
 //
-// Budget of the full sweep (10 repeats + 2 warm-up) before lines joined: 72 configurations, 3,366 counts (per C and
-// operation: 64 counts for p1 and for p2 triangles, 56 p2 quads, 51 p3 triangles and p2 tets, 32 p3
-// quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads per block), ~40,000 launches. Measured on
-// an H200 (2026-11-21): 197 s in all, most of it Gmsh making the 12 meshes of ~1M elements (hex p3,
-// 25.7M nodes: ~50 s; tet p3 ~25 s); --quick: 19 s on an H100. That was before the sum-factorised
-// variant, which adds each quadrilateral and hexahedron configuration again (its own counts: the same
-// threads per element at Q1 = p + 1); not yet timed.
+// Budget of a sweep of the dense kernel over the 12 types other than lines (10 repeats + 2 warm-up):
+// 72 configurations, 3,366 counts (per C and operation: 64 counts for p1 and for p2 triangles, 56 p2
+// quads, 51 p3 triangles and p2 tets, 32 p3 quads, 25 p3 tets, 18 p2 hexes, 8 p3 hexes at 512 threads
+// per block), ~40,000 launches: 197 s on an H200, most of it Gmsh making the 12 meshes of ~1M elements
+// (hex p3, 25.7M nodes: ~50 s; tet p3 ~25 s); --quick: 19 s on an H100. Every other variant that applies
+// adds its configurations again (the sum-factorised one each quadrilateral and hexahedron
+// configuration, at its own counts: the same threads per element at Q1 = p + 1); that full budget is
+// not timed here.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -41,21 +42,21 @@
 
 #include <unistd.h>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/launch/launch_config.hpp>
-#include <feinterp/backends/cuda/tuning/table.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/cuda/launch/kernel_variant_choice.hpp>
+#include <feinterp/cuda/launch/launch_config.hpp>
+#include <feinterp/tuning/table.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/core/traffic.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "../common/benchmark_case.hpp"
-#include "../common/build_info.hpp"
-#include "../common/progress.hpp"
-#include "../common/selection.hpp"
-#include "sweep.hpp"
+#include <feinterp/apps/common/benchmark_case.hpp>
+#include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/common/progress.hpp>
+#include <feinterp/apps/common/selection.hpp>
+#include <feinterp/apps/sweep/sweep.hpp>
 
 using namespace feinterp;
 namespace cuda = feinterp::backends::cuda;
@@ -392,7 +393,7 @@ int main(int argc, char** argv) {
     tuning::parse_tuning_table(table_text, table_path);  // what is written reads back (throws otherwise)
     write_file_atomically(table_path, table_text);
     write_file_atomically(svg_path, tuning::sweep_svg(context, configs));
-    std::printf("\nwrote %s\n      %s (copy to backends/cuda/tuning/tables/ to make it the default on this GPU)\n      %s\n",
+    std::printf("\nwrote %s\n      %s (copy to tuning/tables/ to make it the default on this GPU)\n      %s\n",
                 csv_path.c_str(), table_path.c_str(), svg_path.c_str());
   } catch (const std::exception& e) {
     // On a terminal, "\r\033[K" first clears the progress bar's line: the error stays one line.

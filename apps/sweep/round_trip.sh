@@ -3,7 +3,7 @@
 # ctest tuning_sweep_round_trip (label gpu): a quick sweep of p1 triangles and quadrilaterals (every kernel
 # variant that applies to them), then the table it wrote
 # through the library's loader (feinterp-tuning-check). Exit 77 (skipped) without a usable GPU.
-#   sweep_round_trip.sh FEINTERP_SWEEP FEINTERP_TUNING_CHECK WORK_DIR
+#   round_trip.sh FEINTERP_SWEEP FEINTERP_TUNING_CHECK WORK_DIR
 set -u
 sweep=$1 check=$2 dir=$3
 rm -rf "$dir" && mkdir -p "$dir" || exit 1

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "svg_plot.hpp"
+#include <feinterp/apps/sweep/svg_plot.hpp>
 
 #include <algorithm>
 #include <cmath>

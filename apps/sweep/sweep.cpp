@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "sweep.hpp"
+#include <feinterp/apps/sweep/sweep.hpp>
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "svg_plot.hpp"
+#include <feinterp/apps/sweep/svg_plot.hpp>
 
 namespace feinterp::tuning {
 
@@ -154,7 +154,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
 std::string sweep_table_text(const SweepContext& x, const std::vector<SweepConfig>& configs) {
   std::vector<std::string> comments{"Written by feinterp-sweep: the fastest elements_per_block per configuration and kernel",
                                     "variant; of a configuration's variants, the launch takes the fastest.",
-                                    "Copy to backends/cuda/tuning/tables/ to compile it into feinterp (its README.md)."};
+                                    "Copy to tuning/tables/ to compile it into feinterp (its README.md)."};
   for (const std::string& line : provenance(x)) comments.push_back(line);
   for (const std::string& line : mesh_lines(configs)) comments.push_back("mesh " + line);
   comments.push_back("");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The sweep's results and what is made of them: the timing CSV, the tuning table (the best count per
-// configuration), the SVG plot, and the progress bar shown while it runs. No CUDA here: sweep_main.cpp
+// configuration), the SVG plot, and the progress bar shown while it runs. No CUDA here: main.cpp
 // does the measuring.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <feinterp/core/config.hpp>
 #include <feinterp/elements/element_type.hpp>
 #include <feinterp/core/operation.hpp>
-#include <feinterp/backends/cuda/tuning/table.hpp>
+#include <feinterp/tuning/table.hpp>
 
 namespace feinterp::tuning {
 

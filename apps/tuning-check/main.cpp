@@ -2,7 +2,7 @@
 // feinterp-tuning-check: reads tuning tables as the library does and prints what each holds, or one
 // error line naming the file and line. No GPU needed.
 //
-//   feinterp-tuning-check backends/cuda/tuning/tables/*.txt     check tables before committing them
+//   feinterp-tuning-check tuning/tables/*.txt     check tables before committing them
 //   feinterp-tuning-check --embedded              the tables compiled into this build
 #include <cstdio>
 #include <cstring>
@@ -11,10 +11,10 @@
 #include <set>
 #include <string>
 
-#include <feinterp/backends/cuda/tuning/registry.hpp>
-#include <feinterp/backends/cuda/tuning/table.hpp>
+#include <feinterp/tuning/registry.hpp>
+#include <feinterp/tuning/table.hpp>
 
-#include "../common/build_info.hpp"
+#include <feinterp/apps/common/build_info.hpp>
 
 using namespace feinterp;
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "vector_ops.hpp"
+#include <feinterp/examples/poisson/vector_ops.hpp>
 
 namespace poisson {
 

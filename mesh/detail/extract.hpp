@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "../mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp::detail {
 

@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "../load_limits.hpp"
-#include "../mesh.hpp"
-#include "sealed_file.hpp"
+#include <feinterp/mesh/load_limits.hpp>
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/detail/sealed_file.hpp>
 
 namespace feinterp::detail {
 

@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <string>
 
-#include "../mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp::detail {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "../mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp::detail {
 

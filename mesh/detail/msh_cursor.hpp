@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // MshCursor: how the pre-scan (detail/msh_scan.hpp) reads an MSH file's bytes, held in memory
-// (a sealed snapshot of the file: detail/file_snapshot.hpp). ASCII numbers are whitespace-separated
+// (a sealed snapshot of the file: detail/sealed_file.hpp). ASCII numbers are whitespace-separated
 // tokens, read whole (a token that is not entirely a number is an error, where fscanf would read
 // "12abc" as 12 and misparse the rest); binary numbers are little-endian, as the integer 1 in
 // $MeshFormat says. Every failure is a MeshError that names the user's file, the section, the line

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // MshWriter: MSH 4.1 or 2.2, ASCII or binary, written by feinterp into an AtomicFile, section by
-// section, straight from the caller's arrays. Gmsh 4.8.4's own writer is not used for outputs any
-// more: it ignores write errors (a full disk gave a truncated file and exit 0), crashed on legal tags
-// (2147483647) and allocated by the largest tag (2.4 GB for one element tag of 1e8). Here memory is
+// section, straight from the caller's arrays. Gmsh 4.8.4's own writer is not used for outputs: it
+// ignores write errors (a full disk gives a truncated file and exit 0), crashes on legal tags
+// (2147483647) and allocates by the largest tag (2.4 GB for one element tag of 1e8). Here memory is
 // the writer's 1 MiB buffer, whatever the tags, and every write is checked (atomic_file.hpp).
 //
 // What is written is what Gmsh 4.8's readers (and load_msh's pre-scan) expect: $PhysicalNames for the
@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../atomic_file.hpp"
+#include <feinterp/mesh/atomic_file.hpp>
 
 namespace feinterp::detail {
 

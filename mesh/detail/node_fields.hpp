@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "../mesh.hpp"
-#include "msh_scan.hpp"
+#include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/detail/msh_scan.hpp>
 
 namespace feinterp::detail {
 

@@ -13,7 +13,7 @@
 // refined as the polyhedron of the coarse mesh.
 #pragma once
 
-#include "../mesh.hpp"
+#include <feinterp/mesh/mesh.hpp>
 
 namespace feinterp::detail {
 

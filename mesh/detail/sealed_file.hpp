@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SealedFile: a mesh file opened once and copied into a sealed memory file (memfd), so that the bytes
-// the pre-scan checks are exactly the bytes Gmsh later reads. Giving Gmsh the path again let a file
-// swapped in between be read as a .geo script (`System "cmd";` ran in 56 of 150 tries); even an open
+// the pre-scan checks are exactly the bytes Gmsh later reads. Giving Gmsh the path again would let a
+// file swapped in between be read as a .geo script (`System "cmd";` runs in 56 of 150 tries); even an open
 // descriptor of the user's file would let its owner rewrite it in place between the two reads. The
 // memfd is sealed (no write, no resize, no further seals: F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW
 // | F_SEAL_SEAL), so neither the caller, nor the child process that reads it, nor anyone else can

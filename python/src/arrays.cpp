@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "arrays.hpp"
+#include <feinterp/python/src/arrays.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>

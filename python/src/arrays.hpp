@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
 

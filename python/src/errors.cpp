@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
 

@@ -18,9 +18,9 @@
 
 #include <optional>
 
-#include "arrays.hpp"
-#include "bindings.hpp"
-#include "stream_order.hpp"
+#include <feinterp/python/src/arrays.hpp>
+#include <feinterp/python/src/bindings.hpp>
+#include <feinterp/python/src/stream_order.hpp>
 
 namespace feinterp::python {
 

@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
 
@@ -165,7 +165,7 @@ void bind_mesh(py::module_& m) {
 
   m.def("load_msh", &load, py::arg("path"), py::arg("keep_lower_dimensional") = false,
         py::arg("skip_unsupported") = false, py::arg("read_fields") = true, py::arg("renumber") = "none",
-        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (mesh/SANDBOX.md); raises MeshError. "
+        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (docs/design/SANDBOX.md); raises MeshError. "
         "renumber='rcm' or 'hilbert' renumbers nodes and elements for local gathers (Mesh.renumbering).");
   m.def("generate_mesh", &generate, py::arg("type"), py::arg("target_elements") = 1000, py::arg("seed") = 0u,
         py::arg("domain") = "box", py::arg("boundary") = false, py::arg("shuffle_nodes") = false,

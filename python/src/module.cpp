@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // _feinterp: the compiled half of the `feinterp` package (python/feinterp/__init__.py is the other).
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 PYBIND11_MODULE(_feinterp, m) {
   using namespace feinterp::python;

@@ -8,7 +8,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
 

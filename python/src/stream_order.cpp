@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "stream_order.hpp"
+#include <feinterp/python/src/stream_order.hpp>
 
 #include <stdexcept>
 #include <string>

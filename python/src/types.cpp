@@ -12,7 +12,7 @@
 
 #include <functional>
 
-#include "bindings.hpp"
+#include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
 

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The numbering of the GPU benchmarks' meshes (apps/common/benchmark_mesh.hpp and the --numbering option
 // of selection.hpp), tested on the CPU since the benchmarks build only with CUDA: natural is Gmsh's mesh
-// as generated, shuffled the generator's shuffle (what --shuffle always measured), rcm and hilbert that
-// shuffled mesh renumbered; the option parses, --shuffle still means shuffled and contradicting it is an
+// as generated, shuffled the generator's shuffle (what --shuffle measures), rcm and hilbert that
+// shuffled mesh renumbered; the option parses, --shuffle means shuffled and contradicting it is an
 // error; feinterp-locality runs.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
-#include <feinterp/fem/gather_locality.hpp>
+#include <feinterp/fem/ordering/gather_locality.hpp>
 
-#include "../../apps/common/benchmark_mesh.hpp"
-#include "../../apps/common/selection.hpp"
-#include "../support/expect_invalid.hpp"
+#include <feinterp/apps/common/benchmark_mesh.hpp>
+#include <feinterp/apps/common/selection.hpp>
+#include <feinterp/tests/support/expect_invalid.hpp>
 
 namespace feinterp {
 namespace {

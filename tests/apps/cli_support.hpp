@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "../support/temp_dir.hpp"
+#include <feinterp/tests/support/temp_dir.hpp>
 
 namespace feinterp::test {
 

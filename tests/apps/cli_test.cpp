@@ -13,7 +13,7 @@
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#include "cli_support.hpp"
+#include <feinterp/tests/apps/cli_support.hpp>
 
 using namespace feinterp;
 using namespace feinterp::test;

@@ -8,7 +8,7 @@
 
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "cli_support.hpp"
+#include <feinterp/tests/apps/cli_support.hpp>
 
 using namespace feinterp;
 using namespace feinterp::test;

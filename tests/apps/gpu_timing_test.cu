@@ -9,10 +9,10 @@
 #include <random>
 #include <thread>
 
-#include "../../apps/common/globaltimer.cuh"
-#include "../../apps/common/gpu_timing.hpp"
-#include "../../apps/common/stream_hold.hpp"
-#include "../cuda/gpu_test_support.hpp"
+#include <feinterp/apps/common/globaltimer.cuh>
+#include <feinterp/apps/common/gpu_timing.hpp>
+#include <feinterp/apps/common/stream_hold.hpp>
+#include <feinterp/tests/cuda/gpu_test_support.hpp>
 
 namespace feinterp::tuning {
 namespace {

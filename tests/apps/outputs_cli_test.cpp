@@ -18,8 +18,8 @@
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#include "../support/temp_dir.hpp"
-#include "cli_support.hpp"
+#include <feinterp/tests/support/temp_dir.hpp>
+#include <feinterp/tests/apps/cli_support.hpp>
 
 using namespace feinterp;
 using namespace feinterp::test;

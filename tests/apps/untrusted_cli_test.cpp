@@ -20,8 +20,8 @@
 #include <feinterp/mesh/write.hpp>
 #include <map>
 
-#include "../support/hostile_msh.hpp"
-#include "cli_support.hpp"
+#include <feinterp/tests/support/hostile_msh.hpp>
+#include <feinterp/tests/apps/cli_support.hpp>
 
 using namespace feinterp;
 using namespace feinterp::test;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The default thread count (backends/cpu/default_threads.hpp): the order of its sources (an explicit
+// The default thread count (cpu/default_threads.hpp): the order of its sources (an explicit
 // request, FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available), the parsers of the variables and
 // of the cgroup files, and bad values, which are errors naming the variable and the value.
 #include <gtest/gtest.h>
@@ -10,11 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include <feinterp/backends/cpu/default_threads.hpp>
-#include <feinterp/backends/cpu/threads.hpp>
+#include <feinterp/cpu/default_threads.hpp>
+#include <feinterp/cpu/threads.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "../support/expect_invalid.hpp"
+#include <feinterp/tests/support/expect_invalid.hpp>
 
 namespace feinterp::backends::cpu {
 namespace {

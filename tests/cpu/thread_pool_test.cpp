@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU backend's pool (backends/cpu/thread_pool.hpp) through parallel_for: workers started once and
+// The CPU backend's pool (cpu/thread_pool.hpp) through parallel_for: workers started once and
 // reused, ranges fixed by the count (not by timing), exceptions from workers reaching the caller (the
 // smallest range's), nested calls run inline without deadlock, concurrent callers served one by one.
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include <feinterp/backends/cpu/thread_pool.hpp>
-#include <feinterp/backends/cpu/threads.hpp>
+#include <feinterp/cpu/thread_pool.hpp>
+#include <feinterp/cpu/threads.hpp>
 
 namespace feinterp::backends::cpu {
 namespace {

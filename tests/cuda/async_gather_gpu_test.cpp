@@ -19,11 +19,11 @@
 
 #include <feinterp/fem/quadrature.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/random_block.hpp"
-#include "../support/shuffled_points.hpp"
-#include "gpu_test_support.hpp"
-#include "plan_run.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/shuffled_points.hpp>
+#include <feinterp/tests/cuda/gpu_test_support.hpp>
+#include <feinterp/tests/cuda/plan_run.hpp>
 
 namespace feinterp {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
 
 #define FEINTERP_REQUIRE_GPU()                                                                             \
   do {                                                                                                     \

@@ -3,7 +3,7 @@
 // surfaces in 3D included); every elements_per_block gives identical results; partial last blocks; a
 // 1M-element block; rotation invariance; the orientation policy (mirrored elements computed, tangled,
 // degenerate and off-plane ones reported by index and tag); bad input is refused.
-// The CUDA backend (backends/cuda) against the CPU executor for every element type, component count,
+// The CUDA backend (cuda) against the CPU executor for every element type, component count,
 // operation and space dimension (curves and surfaces in 3D included), both kernels; every
 // elements_per_block gives identical results; partial last blocks; a 1M-element block; rotation
 // invariance; the orientation policy (mirrored elements computed, tangled, degenerate and off-plane ones
@@ -24,20 +24,20 @@
 #include <utility>
 #include <vector>
 
-#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
-#include <feinterp/backends/cuda/runtime/error.hpp>
-#include <feinterp/backends/cuda/plan.hpp>
+#include <feinterp/cuda/runtime/device_buffer.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
+#include <feinterp/cuda/plan.hpp>
 #include <feinterp/core/layout.hpp>
 #include <feinterp/elements/elements.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tabulation.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/front_door.hpp"
-#include "../support/random_block.hpp"
-#include "gpu_test_support.hpp"
-#include "plan_run.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/cuda/gpu_test_support.hpp>
+#include <feinterp/tests/cuda/plan_run.hpp>
 
 namespace feinterp {
 namespace {
@@ -118,7 +118,7 @@ TEST_P(GpuInterpolation, EveryElementsPerBlockGivesIdenticalResults) {
   const int S = 3;  // surfaces and curves in 3D: the most shared memory per element
   const test::RandomBlock block = random_block(type, 211, rng, 0.01, S);
   // C = 1: two elements per thread, so odd counts leave the last slot half empty
-  // (launch/elements_per_thread.hpp); C = dim: one.
+  // (layout/elements_per_thread.hpp); C = dim: one.
   for (int C : {1, dimension(type.shape)}) {
     const std::vector<double> u = random_field(block.node_count(), C, rng);
     for (Operation op : forward_operations) {
@@ -161,7 +161,7 @@ TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
 }
 
 // The dense packed kernel reads and writes in vectors of up to 16 bytes where the operands allow
-// (kernels/packed_block.cuh): it gathers a node's C components a vector at a time when they tile into
+// (kernels/dense/packed_block.cuh): it gathers a node's C components a vector at a time when they tile into
 // vectors (C = 2 and 4 here) and the field starts on such a boundary, and writes a point's few results
 // from registers when the output does. A field or an output one real off the boundary (a view into a
 // larger array) takes the scalar paths instead. Every placement gives the same numbers, and nothing is
@@ -433,7 +433,7 @@ TEST(GpuInterpolationErrors, WrongSizesAreRejected) {
 }
 
 
-// ---- no hidden synchronisation, and one error flag per plan (backends/cuda/plan.hpp) ---------------------
+// ---- no hidden synchronisation, and one error flag per plan (cuda/plan.hpp) ---------------------
 
 // A host function enqueued on a stream that holds the stream until the test releases it, or for 30 s at
 // most, so that a call which synchronises makes the test fail instead of hang.

@@ -10,14 +10,14 @@
 #include <memory>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/launch_config.hpp>
-#include <feinterp/backends/cuda/plan.hpp>
-#include <feinterp/backends/cuda/runtime/device.hpp>
-#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
+#include <feinterp/cuda/launch/launch_config.hpp>
+#include <feinterp/cuda/plan.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/cuda/runtime/device_buffer.hpp>
 #include <feinterp/core/layout.hpp>
 
-#include "../support/front_door.hpp"
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp::test {
 

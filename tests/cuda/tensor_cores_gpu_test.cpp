@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tensor-core variant of the dense product (backends/cuda/kernels/dense_mma_kernel.cuh), forced
+// The tensor-core variant of the dense product (cuda/kernels/tensor_cores/dense_mma_kernel.cuh), forced
 // through PlanOptions::variant so that it really runs (each test checks the variant its launch reports),
 // against the CPU executor: all 15 element types, values and reference gradients, C = 1, d and 9, at the
 // element's nodes, the degree-2p rule and a shuffled degree-(2p + 2) rule, FP64 to 1e-12 relative.
@@ -14,16 +14,16 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/runtime/device.hpp>
+#include <feinterp/cuda/launch/kernel_variant_choice.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/quadrature.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/random_block.hpp"
-#include "../support/shuffled_points.hpp"
-#include "gpu_test_support.hpp"
-#include "plan_run.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/shuffled_points.hpp>
+#include <feinterp/tests/cuda/gpu_test_support.hpp>
+#include <feinterp/tests/cuda/plan_run.hpp>
 
 namespace feinterp {
 namespace {

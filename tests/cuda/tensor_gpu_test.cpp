@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sum-factorised kernel variant (backends/cuda/kernels/tensor_kernel.cuh), forced through
+// The sum-factorised kernel variant (cuda/kernels/sum_factorised/tensor_kernel.cuh), forced through
 // PlanOptions::variant so that it really runs (each test checks the variant its launch reports),
 // against the CPU executor: quadrilaterals (S = 2 and 3) and hexahedra of orders 1-3, C = 1, d and 9,
 // every forward operation, at the node lattice and at Gauss rules of 1, p + 1 (degree 2p, also shuffled)
@@ -23,22 +23,22 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/plan.hpp>
-#include <feinterp/backends/cuda/runtime/device_buffer.hpp>
-#include <feinterp/backends/cuda/tuning/registry.hpp>
+#include <feinterp/cuda/launch/kernel_variant_choice.hpp>
+#include <feinterp/cuda/plan.hpp>
+#include <feinterp/cuda/runtime/device_buffer.hpp>
+#include <feinterp/tuning/registry.hpp>
 #include <feinterp/core/layout.hpp>
 #include <feinterp/elements/elements.hpp>
 #include <feinterp/fem/quadrature.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/float_error_bounds.hpp"
-#include "../support/front_door.hpp"
-#include "../support/random_block.hpp"
-#include "../support/shuffled_points.hpp"
-#include "../support/structured_mesh.hpp"
-#include "gpu_test_support.hpp"
-#include "plan_run.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/float_error_bounds.hpp>
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/shuffled_points.hpp>
+#include <feinterp/tests/support/structured_mesh.hpp>
+#include <feinterp/tests/cuda/gpu_test_support.hpp>
+#include <feinterp/tests/cuda/plan_run.hpp>
 
 namespace feinterp {
 namespace {
@@ -413,7 +413,7 @@ TEST_P(SumFactorisedGpu, DeterministicTransposesAreReproducible) {
   EXPECT_EQ(gpu_transpose<double>(op, mesh, points, f, C, t, options).out, first.out) << "elements_per_block = 1";
 }
 
-// ---- the choice of the variant (backends/cuda/launch/kernel_variant_choice.hpp) ---------------------------
+// ---- the choice of the variant (cuda/launch/kernel_variant_choice.hpp) ---------------------------
 
 /// A table for this device that has no entry for the configurations below, set for one scope, and no
 /// FEINTERP_KERNEL_VARIANT: the choice is the default one, whatever table is checked in.
@@ -510,7 +510,7 @@ TEST(SumFactorisedChoice, OtherPointSetsFallBackToDense) {
 }
 
 // A tensor set with more points per direction than the sum-factorised kernels are compiled for (p + 3:
-// launch/tensor_launch_shape.hpp) builds its plan, runs the dense kernel and gets the CPU's results; its
+// layout/tensor_launch_shape.hpp) builds its plan, runs the dense kernel and gets the CPU's results; its
 // 1D tables (2 Q1 P1 = 56 reals at p = 3, Q1 = 7) exceed what the forward kernel's arguments hold (48),
 // which must not stop the plan. Forcing the variant on it is refused with the compiled range. (A p3
 // hexahedron at 7^3 points runs its values densely, but its gradients need 547,600 bytes of dense

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "test_support.hpp"
+#include <feinterp/tests/elements/test_support.hpp>
 
 namespace feinterp {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "test_support.hpp"
+#include <feinterp/tests/elements/test_support.hpp>
 
 namespace feinterp {
 namespace {

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "test_support.hpp"
+#include <feinterp/tests/elements/test_support.hpp>
 
 namespace feinterp {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Element colouring (fem/colouring.hpp): every element in exactly one colour, increasing inside a colour,
+// Element colouring (fem/ordering/colouring.hpp): every element in exactly one colour, increasing inside a colour,
 // and no node shared by two elements of one colour; on random connectivity (fresh each run) and on
 // connectivity whose nodes are shared by more than 64 elements (several rounds of 64 colours).
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/fem/colouring.hpp>
+#include <feinterp/fem/ordering/colouring.hpp>
 
 namespace feinterp {
 namespace {

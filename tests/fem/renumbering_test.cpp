@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Renumbering without Gmsh (fem/renumbering.hpp and its parts): permutations are checked bijections that
+// Renumbering without Gmsh (fem/ordering/renumbering.hpp and its parts): permutations are checked bijections that
 // move whole rows; the Hilbert index walks face-adjacent cells; reverse Cuthill–McKee numbers a path in
 // order and brings a shuffled grid's bandwidth back near the lexicographic one, component by component;
 // every method's connectivity lists the same points per element; the locality metric's numbers on a
@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/fem/gather_locality.hpp>
-#include <feinterp/fem/hilbert_curve.hpp>
-#include <feinterp/fem/renumbering.hpp>
-#include <feinterp/fem/reverse_cuthill_mckee.hpp>
+#include <feinterp/fem/ordering/gather_locality.hpp>
+#include <feinterp/fem/ordering/hilbert_curve.hpp>
+#include <feinterp/fem/ordering/renumbering.hpp>
+#include <feinterp/fem/ordering/reverse_cuthill_mckee.hpp>
 
-#include "../support/expect_invalid.hpp"
-#include "../support/random_block.hpp"
-#include "../support/structured_mesh.hpp"
+#include <feinterp/tests/support/expect_invalid.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/structured_mesh.hpp>
 
 namespace feinterp {
 namespace {
@@ -193,8 +193,7 @@ TEST(ReverseCuthillMcKee, KeepsComponentsContiguousAndIsolatedNodesIn) {
 // On a shuffled structured mesh, RCM's bandwidth comes back within a small factor of the structured
 // numbering's (fem/structured_box.hpp: the lattice, x fastest, the classic banded order); shuffled, it is
 // about the node count. Measured over 200 shuffles: 0.90x (tetrahedra p1) to 2.5x (hexahedra p2; quadrilaterals
-// p2 up to 1.97x); the mean spread 0.67x to 1.57x. (Against the first-touch numbering the test support
-// had before, whose bandwidth was larger, the same RCM measured 0.5x to 1.45x.)
+// p2 up to 1.97x); the mean spread 0.67x to 1.57x.
 TEST(ReverseCuthillMcKee, UndoesAShuffleOnGrids) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("FEINTERP_TEST_SEED=" + std::to_string(seed));

@@ -17,9 +17,9 @@
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/structured_box.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/expect_invalid.hpp"
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/expect_invalid.hpp>
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp {
 namespace {

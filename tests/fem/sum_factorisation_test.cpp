@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The stages of fem/sum_factorisation.hpp, run on the CPU the way the sum-factorised kernel runs them
-// (backends/cuda/kernels/tensor_kernel.cuh): the nodal values gathered into the lattice through the
+// (cuda/kernels/sum_factorised/tensor_kernel.cuh): the nodal values gathered into the lattice through the
 // node permutation, each stage's units dealt out to a group of workers (here a loop over workers, one
 // stage after the other: what a barrier between stages guarantees on the GPU), the last stage writing
 // through the point permutation. Against the dense tabulation (fem/tabulation.hpp) and geometry.hpp on
@@ -22,16 +22,16 @@
 #include <utility>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/tensor_launch_shape.hpp>
+#include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/sum_factorisation.hpp>
-#include <feinterp/fem/sum_factorisation_lines.hpp>
+#include <feinterp/cuda/layout/sum_factorisation_lines.hpp>
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp {
 namespace {
@@ -114,7 +114,7 @@ Results dense(Kind kind, const Tabulation& table, const ElementData& e, int C) {
 
 /// The kernel's sequence of stages on one element, each stage run by `workers` workers in turn: the
 /// unit stages (tensor_contract) in their layout, or, Lines, the line stages of the forward kernel
-/// (fem/sum_factorisation_lines.hpp) in theirs, the padded rows left NaN so that reading one shows.
+/// (cuda/layout/sum_factorisation_lines.hpp) in theirs, the padded rows left NaN so that reading one shows.
 template <int D, int P1, int Q1, int C, Kind K, int S, bool Lines>
 Results sum_factorised(const TensorStructure& t, const ElementData& e, int workers) {
   constexpr bool gradients = K != Kind::values, physical = K == Kind::physical_gradients;

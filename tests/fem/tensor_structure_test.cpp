@@ -19,8 +19,8 @@
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 
-#include "../support/random_block.hpp"
-#include "../support/shuffled_points.hpp"
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/shuffled_points.hpp>
 
 namespace feinterp {
 namespace {

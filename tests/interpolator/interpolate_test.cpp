@@ -21,11 +21,11 @@
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "../support/polynomial.hpp"
-#include "../support/random_block.hpp"
-#include "../support/element_lists.hpp"
-#include "../support/front_door.hpp"
-#include "../support/expect_invalid.hpp"
+#include <feinterp/tests/support/polynomial.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/expect_invalid.hpp>
 
 namespace feinterp {
 namespace {

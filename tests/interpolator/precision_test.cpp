@@ -40,10 +40,10 @@
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/front_door.hpp"
-#include "../support/float_error_bounds.hpp"
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/float_error_bounds.hpp>
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp {
 namespace {

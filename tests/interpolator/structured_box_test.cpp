@@ -19,10 +19,10 @@
 #include <feinterp/fem/structured_box.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "../support/element_lists.hpp"
-#include "../support/front_door.hpp"
-#include "../support/polynomial.hpp"
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/element_lists.hpp>
+#include <feinterp/tests/support/front_door.hpp>
+#include <feinterp/tests/support/polynomial.hpp>
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp {
 namespace {

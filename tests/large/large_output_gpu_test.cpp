@@ -32,12 +32,12 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/backends/cuda/runtime/error.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/structured_box.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include "../support/random_block.hpp"
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp {
 namespace {

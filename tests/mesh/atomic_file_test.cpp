@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 
@@ -72,9 +72,9 @@ TEST(AtomicFile, MissingDirectoryOrDirectoryTarget) {
   EXPECT_THROW(write_file_atomically(dir.path() + "/", "x"), OutputError);
 }
 
-// The old writer used predictable names (".out.msh.tmp-PID-0.msh", "out.csv.tmpPID"): a symbolic link
-// planted there redirected the write to any file. Names are now random, created with O_EXCL and
-// O_NOFOLLOW, and the destination itself is replaced, never written through.
+// Predictable temporary names (".out.msh.tmp-PID-0.msh", "out.csv.tmpPID") would let a symbolic link
+// planted there redirect the write to any file. Names are random, created with O_EXCL and O_NOFOLLOW,
+// and the destination itself is replaced, never written through.
 TEST(AtomicFile, PlantedLinksAreNeitherFollowedNorOverwritten) {
   for (const AtomicFile::Temporary temporary : both) {
     test::TempDir dir, elsewhere;
@@ -181,7 +181,7 @@ TEST_F(FullDisk, AFullDiskIsAnErrorAndTheOldFileStays) {
     EXPECT_EQ(test::read_file(path), "old mesh\n");
     EXPECT_EQ(dir_.files(), std::vector<std::string>{"out.msh"});
   }
-  // write_msh, whose Gmsh writer used to leave a truncated file and report success.
+  // write_msh too (Gmsh's own writer leaves a truncated file on a full disk and reports success).
   const Mesh mesh = generate_mesh({{Shape::tetrahedron, 2}, 3000, 1});
   try {
     write_msh(path, mesh);

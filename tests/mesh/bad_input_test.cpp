@@ -14,7 +14,7 @@
 #include <random>
 #include <thread>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 using test::msh22;

@@ -26,8 +26,8 @@
 #include <feinterp/mesh/gmsh_session.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "mesh_test_util.hpp"
-#include "../support/element_lists.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
+#include <feinterp/tests/support/element_lists.hpp>
 
 using namespace feinterp;
 

@@ -7,7 +7,7 @@
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 using test::msh22;

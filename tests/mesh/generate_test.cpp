@@ -12,7 +12,7 @@
 #include <feinterp/mesh/generate.hpp>
 #include <set>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 

@@ -18,7 +18,7 @@
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 

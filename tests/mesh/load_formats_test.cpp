@@ -11,7 +11,7 @@
 #include <cmath>
 #include <map>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 

@@ -17,7 +17,7 @@
 #include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <algorithm>
-#include "../support/temp_dir.hpp"
+#include <feinterp/tests/support/temp_dir.hpp>
 
 namespace feinterp::test {
 

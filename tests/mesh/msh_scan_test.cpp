@@ -11,8 +11,8 @@
 #include <feinterp/mesh/error.hpp>
 #include <filesystem>
 
-#include "../support/hostile_msh.hpp"
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/support/hostile_msh.hpp>
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 using namespace feinterp::detail;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/fem/gather_locality.hpp>
+#include <feinterp/fem/ordering/gather_locality.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/fields.hpp>
@@ -21,9 +21,9 @@
 #include <feinterp/mesh/renumber.hpp>
 #include <feinterp/mesh/write.hpp>
 
-#include "../support/expect_invalid.hpp"
-#include "../support/random_block.hpp"
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/support/expect_invalid.hpp>
+#include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 
@@ -103,7 +103,7 @@ TEST_P(RenumberMesh, TagsCoordinatesAndElementsFollowInEveryBlock) {
 }
 
 // An element's computation reads only its own nodes' values and coordinates, in its local order, which
-// the renumbering keeps; but the CPU backend's Eigen products (backends/cpu/kernels.cpp, gemm) round an
+// the renumbering keeps; but the CPU backend's Eigen products (cpu/kernels.cpp, gemm) round an
 // element's sums by where its column falls in a product (measured: up to 1.2e-16 of the largest result
 // on reference and physical gradients of tetrahedra p2 volumes; every other case here came out bitwise
 // equal, but nothing promises it), and the nodal transposes add the elements into a node in another
@@ -156,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(Methods, RenumberMesh, ::testing::Values(RenumberMethod
 // by 2.5x or more, RCM the bandwidth by 5x or more (60x in 2D, 7x in 3D, where a level of the search
 // is a surface of ~n^(2/3) nodes). (Measured at 20k elements: sectors per element 2.81
 // shuffled, 0.33 rcm, 0.33 hilbert for triangles p1; 9.50, 1.80, 1.46 for tetrahedra p2. Gmsh's own
-// numbering of a mesh this small is nearly as scattered as the shuffle: fem/RENUMBERING.md.)
+// numbering of a mesh this small is nearly as scattered as the shuffle: docs/design/RENUMBERING.md.)
 TEST(RenumberMesh, RestoresLocalityOfAShuffledMesh) {
   for (ElementType type : {ElementType{Shape::triangle, 1}, ElementType{Shape::tetrahedron, 2}}) {
     SCOPED_TRACE(to_string(type));

@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "../support/process_state.hpp"
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/support/process_state.hpp>
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 using namespace feinterp::detail;

@@ -25,9 +25,9 @@
 #include <map>
 #include <thread>
 
-#include "../support/hostile_msh.hpp"
-#include "../support/process_state.hpp"
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/support/hostile_msh.hpp>
+#include <feinterp/tests/support/process_state.hpp>
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 
@@ -168,8 +168,9 @@ TEST_F(UntrustedLoad, GmshsOwnFailuresAreContainedByTheSandbox) {
   EXPECT_FALSE(test::exists(marker)) << "a payload ran";
 }
 
-// The race of the issue: a file swapped between the header check and Gmsh's read was run as a .geo
-// script (56 of 150 tries). The file is now read once; swap it as fast as possible meanwhile.
+// The race: a file swapped between the header check and Gmsh's read would run as a .geo script if the
+// file were read twice (mesh/detail/sealed_file.hpp). The file is read once; swap it as fast as
+// possible meanwhile.
 TEST_F(UntrustedLoad, ASwappedFileNeverRunsAsAScript) {
   const std::string path = data_ / "mesh.msh", marker = data_ / "pwned";
   const std::string good = test::hostile::square41(), evil = "System \"touch " + marker + "\";\nExit;\n";

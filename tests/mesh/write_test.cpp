@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <map>
 
-#include "mesh_test_util.hpp"
+#include <feinterp/tests/mesh/mesh_test_util.hpp>
 
 using namespace feinterp;
 

@@ -12,7 +12,7 @@
 
 #include <feinterp/fem/structured_box.hpp>
 
-#include "random_block.hpp"
+#include <feinterp/tests/support/random_block.hpp>
 
 namespace feinterp::test {
 

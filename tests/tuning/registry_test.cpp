@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Which table a launch uses (override, FEINTERP_TUNING_TABLE, embedded by device), and what the launch
-// module (backends/cuda/launch, the one place that decides elements_per_block) does with it: the entry,
+// module (cuda/launch, the one place that decides elements_per_block) does with it: the entry,
 // the nearest Q scaled, the heuristic, each fallback with its one-time warning; thread safety; the
 // embedded tables themselves; the kernel variant (the request, FEINTERP_KERNEL_VARIANT, the table, the
 // default) and where the sum-factorised one applies. All of it is host code: a DeviceInfo made up here
@@ -19,13 +19,13 @@
 #include <thread>
 #include <vector>
 
-#include <feinterp/backends/cuda/launch/dense_mma_shared_layout.hpp>
-#include <feinterp/backends/cuda/launch/kernel_variant_choice.hpp>
-#include <feinterp/backends/cuda/launch/launch_config.hpp>
-#include <feinterp/backends/cuda/launch/shared_layout.hpp>
+#include <feinterp/cuda/layout/dense_mma_shared_layout.hpp>
+#include <feinterp/cuda/launch/kernel_variant_choice.hpp>
+#include <feinterp/cuda/launch/launch_config.hpp>
+#include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/fem/block.hpp>
-#include <feinterp/backends/cuda/tuning/registry.hpp>
-#include <feinterp/backends/cuda/tuning/table.hpp>
+#include <feinterp/tuning/registry.hpp>
+#include <feinterp/tuning/table.hpp>
 
 using namespace feinterp;
 using namespace feinterp::tuning;
@@ -118,7 +118,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 TEST(LaunchLimits, HeuristicFillsWholeWarpsWithinTheLimits) {
   // Q = 3, C = 2: 32 elements make 96 threads, three full warps. At C = 1 a thread computes two elements
-  // (launch/elements_per_thread.hpp): 64 elements in 32 slots. Q = 64: one element is two warps.
+  // (layout/elements_per_thread.hpp): 64 elements in 32 slots. Q = 64: one element is two warps.
   LaunchShape tri1_c2 = tri1;
   tri1_c2.components = 2;
   EXPECT_EQ(heuristic_elements_per_block(tri1_c2, test_gpu), 32);
@@ -308,8 +308,8 @@ std::string read_source_table(const std::string& file) {
   // FEINTERP_TEST_DATA_DIR is <source>/tests/data, which need not exist: cut it rather than use "..".
   const std::string data = FEINTERP_TEST_DATA_DIR;
   const std::string root = data.substr(0, data.rfind("/tests/data"));
-  std::ifstream in(root + "/backends/cuda/tuning/tables/" + file, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot read " << root << "/backends/cuda/tuning/tables/" << file;
+  std::ifstream in(root + "/tuning/tables/" + file, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot read " << root << "/tuning/tables/" << file;
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -336,7 +336,7 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
     EXPECT_NE(tuning_table_for({t.device, t.major, t.minor + 1}), tables[i]);
     EXPECT_NE(tuning_table_for({t.device + " X", t.major, t.minor}), tables[i]);
   }
-  if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (backends/cuda/tuning/tables/): every device uses the heuristic";
+  if (tables.empty()) GTEST_SKIP() << "no tuning table is checked in (tuning/tables/): every device uses the heuristic";
 }
 
 namespace {
@@ -392,9 +392,10 @@ void expect_covers_every_configuration(const TuningTable& table, SweptVariants s
             if ((swept.tensor_cores_on_every_shape || (simplex && p >= 2)) && precision == Precision::fp64 &&
                 (op == Operation::values || op == Operation::reference_gradients))
               expect_entry_within_launch_bound(table, launch, KernelVariant::dense_tensor_cores);
-            // The asynchronous gather, at C = 1 in values and reference gradients, was timed on every type
+            // The asynchronous gather, at C = 1 in values and reference gradients, is timed on every type
             // but the p2 and p3 hexahedra: there the tables' own dense entries take 2.0-5.5x (H100) and
-            // 1.4-4.4x (H200) the sum-factorised time, and the gather moved the dense time by 0.91-1.10.
+            // 1.4-4.4x (H200) the sum-factorised time, and copying the gather changes the dense time by
+            // 0.91-1.10.
             const bool dense_far_slower = shape == Shape::hexahedron && p >= 2;
             if (C == 1 && (op == Operation::values || op == Operation::reference_gradients) && !dense_far_slower)
               expect_entry_within_launch_bound(table, launch, KernelVariant::dense_async_gather);
@@ -405,17 +406,16 @@ void expect_covers_every_configuration(const TuningTable& table, SweptVariants s
 
 TEST(EmbeddedTables, H100TableCoversEveryTypeComponentCountOperationTransposePrecisionAndTensorVariant) {
   const auto h100 = embedded_table_of("NVIDIA H100 80GB HBM3");
-  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (backends/cuda/tuning/tables/nvidia-h100-80gb-hbm3.txt)";
-  // Merged from sweeps of different dates: the fp32 transposes of the tensor shapes were timed dense only.
-  // The tensor cores, first timed on the simplices whose dense product is largest, have since been timed
-  // on every type by the forward re-sweeps.
+  if (!h100) GTEST_SKIP() << "no H100 table checked in yet (tuning/tables/nvidia-h100-80gb-hbm3.txt)";
+  // Merged from several sweeps: the fp32 transposes of the tensor shapes are timed dense only, the tensor
+  // cores on every type.
   expect_covers_every_configuration(*h100, {false, true});
 }
 
 TEST(EmbeddedTables, H200TableCoversEveryVariantOfEveryConfiguration) {
   const auto h200 = embedded_table_of("NVIDIA H200");
-  if (!h200) GTEST_SKIP() << "no H200 table checked in yet (backends/cuda/tuning/tables/nvidia-h200.txt)";
-  // One day's three sweeps, every variant that applies.
+  if (!h200) GTEST_SKIP() << "no H200 table checked in yet (tuning/tables/nvidia-h200.txt)";
+  // Every variant that applies, on every configuration.
   expect_covers_every_configuration(*h200, {true, true});
 }
 
@@ -632,7 +632,7 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
   const LaunchShape tc = as(tet3(), KernelVariant::dense_tensor_cores);
   EXPECT_EQ(threads_per_element(tc), 32);
   EXPECT_EQ(max_elements_per_block(tc, test_gpu), 512 / 32);
-  // The strides that spread a fragment load over all banks (launch/dense_mma_shared_layout.hpp), for
+  // The strides that spread a fragment load over all banks (layout/dense_mma_shared_layout.hpp), for
   // every node count and table width: lda = 4 or 12 mod 16, ldb = 8 mod 16, each at least what it holds.
   for (int nodes = 1; nodes <= 64; ++nodes)
     for (int columns = 1; columns <= 3 * 216; ++columns) {
@@ -652,7 +652,7 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
 }
 
 TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhysicalGradients) {
-  // launch/elements_per_thread.hpp: K = 2 for values and reference gradients at C = 1, so a block of
+  // layout/elements_per_thread.hpp: K = 2 for values and reference gradients at C = 1, so a block of
   // elements_per_block elements has ceil(elements_per_block / 2) slots along threadIdx.z; every other
   // kernel (C > 1, physical gradients, transposes, the other variants) one element per slot.
   namespace cuda = feinterp::backends::cuda;
@@ -686,7 +686,7 @@ TEST(LaunchLimits, DenseForwardThreadsComputeTwoElementsAtOneComponentExceptPhys
 
 TEST(LaunchLimits, PackedTableRowsAreOddVectorCountsThatSpreadEightPointsOverTheBanks) {
   // In float the dense kernel's table is point-major, each row an odd number of 16-byte vectors
-  // (launch/shared_layout.hpp): the fewest that hold it, then one more if even. Then the vectors that 8
+  // (layout/shared_layout.hpp): the fewest that hold it, then one more if even. Then the vectors that 8
   // consecutive points read at the same offset fall in 8 distinct groups of 4 banks (one wavefront).
   namespace cuda = feinterp::backends::cuda;
   for (std::size_t real_bytes : {std::size_t(4), std::size_t(8)})

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include <feinterp/backends/cuda/tuning/table.hpp>
+#include <feinterp/tuning/table.hpp>
 
 using namespace feinterp;
 using namespace feinterp::tuning;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sum-factorised forward kernel's per-element buffer strides (backends/cuda/launch/
+// The sum-factorised forward kernel's per-element buffer strides (cuda/launch/
 // tensor_launch_shape.hpp, tensor_bank_conflicts.hpp): a residue gives the stride it asks for and the
-// layout keeps its buffers apart; the count of wavefronts agrees with the independent count of
-// tuning/results/nvidia-h100-80gb-hbm3/element-stride-count.cpp; the choice is never worse than the odd
+// layout keeps its buffers apart; the count of wavefronts agrees with the independent count reported in
+// docs/performance/nvidia-h100-80gb-hbm3/element-stride.md; the choice is never worse than the odd
 // strides, over every shape the kernel is compiled for. Host code: no GPU needed (the GPU tests run the
 // kernel at both strides: tests/cuda/tensor_gpu_test.cpp).
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <feinterp/backends/cuda/launch/tensor_bank_conflicts.hpp>
-#include <feinterp/backends/cuda/launch/tensor_launch_shape.hpp>
+#include <feinterp/cuda/launch/tensor_bank_conflicts.hpp>
+#include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
@@ -101,8 +101,8 @@ TEST(TensorSharedLayout, BuffersThatSwapRolesHoldEveryItem) {
     }
 }
 
-// The figures of element-stride.md, made by element-stride-count.cpp (an independent program) with the
-// same Gmsh maps: its totals include the maps' and connectivity's 4-byte reads, which no stride changes
+// The figures of element-stride.md, made by an independent program with the same Gmsh maps: its
+// totals include the maps' and connectivity's 4-byte reads, which no stride changes
 // (hex p2: 2.53125 wavefronts per element, hex p1: 0.75), and this count leaves them out.
 TEST(TensorBankConflicts, AgreesWithTheIndependentCount) {
   const ElementType hex2{Shape::hexahedron, 2}, hex1{Shape::hexahedron, 1};

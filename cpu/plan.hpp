@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Plan<Real>: the CPU backend's work for one block and one point set, in one precision, built once:
+// the block checked (connectivity in range, z = 0 for a planar block), the shape functions tabulated
+// (in double, by the element's own code) and kept in Real for the products. A call (apply) checks
+// sizes and computes, split over threads (threads.hpp); it is synchronous, and a degenerate or tangled
+// element throws DegenerateElementError at once (fem/orientation.hpp), the smallest element index
+// whatever the thread count.
+//
+// Transposes (apply_transpose, transpose.cpp) sum into the nodes colour by colour (fem/ordering/colouring.hpp),
+// the colouring built at the first nodal transpose and kept: bitwise the same for any thread count.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include <feinterp/core/operation.hpp>
+#include <feinterp/fem/block.hpp>
+#include <feinterp/fem/ordering/colouring.hpp>
+#include <feinterp/fem/point_set.hpp>
+#include <feinterp/fem/tabulation.hpp>
+
+namespace feinterp::backends::cpu {
+
+struct PlanOptions {
+  int threads = 0;  ///< 0: the default (threads.hpp: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, CPUs available); small blocks use fewer
+};
+
+template <class Real>
+class Plan {
+ public:
+  /// `coordinates`: x[node*3 + k] of node_count nodes, needed for physical gradients (null: the plan
+  /// refuses them). Host arrays all. Throws std::invalid_argument for an inconsistent block, points of
+  /// another shape, or a node off the plane z = 0 in a block of space dimension 2 (naming it).
+  Plan(const BlockView& block, offset_t node_count, const PointSet& points, const Real* coordinates,
+       const PlanOptions& options = {});
+
+  const BlockView& block() const { return block_; }
+  offset_t node_count() const { return node_count_; }
+  int points() const { return table_.points; }
+  int space_dimension() const { return space_dimension_; }
+  const Tabulation& table() const { return table_; }
+
+  void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
+
+  /// A transpose (core/operation.hpp): point data f in the layout of forward_of(op)'s output, into the
+  /// nodes or the element vectors. Synchronous; a degenerate element met by a transpose that needs the
+  /// geometry throws DegenerateElementError (the smallest such element), leaving `out` unspecified.
+  void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
+                       const TransposeOptions& options = {}) const;
+
+  /// The fused Laplacian r = A u (interpolator.hpp's apply_laplacian): target and accumulate from
+  /// `options`, weighted implied.
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+
+  /// The colouring of the block's elements (built at the first call).
+  const ElementColouring& colouring() const;
+
+ private:
+  BlockView block_;
+  offset_t node_count_;
+  Tabulation table_;
+  std::vector<Real> values_, gradients_;  // the table in Real, as (Q*W x N) column-major matrices
+  std::vector<double> weights_;  // the point set's, empty when it has none
+  const Real* coordinates_;
+  int space_dimension_;
+  PlanOptions options_;
+  mutable std::once_flag colouring_once_;
+  mutable ElementColouring colouring_;
+};
+
+}  // namespace feinterp::backends::cpu

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Definition of kernel_set<Element, Real>: included only by the kernels_<shape>_<precision>.cu files,
+// which instantiate it for their three orders (ten files, so that a 2-core build compiles them in
+// parallel), and by async_gather_kernel_set.cuh, whose kernels are the packed kernel's too.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <feinterp/core/limits.hpp>
+#include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
+#include <feinterp/cuda/kernels/kernel_set.hpp>
+#include <feinterp/cuda/kernels/dense/packed_kernel.cuh>
+#include <feinterp/cuda/kernels/tabulate_kernel.cuh>
+
+namespace feinterp::backends::cuda {
+
+namespace detail {
+
+// The packed kernel of a configuration: register-capped or not (packed_kernel.cuh says which and why), its
+// gather loaded or copied (AsyncGather: the dense_async_gather variant) under the same caps.
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
+constexpr auto packed_kernel_of() {
+  if constexpr (register_capped<Element, C, Op, S, Real>())
+    return &packed_kernel_capped<Element, C, Op, S, Real, AsyncGather>;
+  else if constexpr (capped_at_40_registers<Element, C, Op, S, Real>())
+    return &packed_kernel_40_registers<Element, C, Op, S, Real, AsyncGather>;
+  else if constexpr (capped_at_32_registers<Element, C, Op, S, Real>())
+    return &packed_kernel_32_registers<Element, C, Op, S, Real, AsyncGather>;
+  else
+    return &packed_kernel<Element, C, Op, S, Real, AsyncGather>;
+}
+
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
+void launch_packed(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
+  packed_kernel_of<Element, C, Op, S, Real, AsyncGather>()<<<grid, block, shared_bytes, stream>>>(args);
+}
+
+template <class Element, Operation Op, int S, class Real>
+void launch_baseline(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
+  baseline_kernel<Element, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
+}
+
+/// The packed kernel's entry of a KernelSet and its launcher; the baseline and tabulation are added by
+/// the dense set only.
+template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
+KernelSet<Real> packed_only() {
+  return KernelSet<Real>{reinterpret_cast<const void*>(packed_kernel_of<Element, C, Op, S, Real, AsyncGather>()), nullptr,
+                         &launch_packed<Element, C, Op, S, Real, AsyncGather>, nullptr, nullptr};
+}
+
+template <class Element, int C, Operation Op, int S, class Real>
+KernelSet<Real> dense_set() {
+  KernelSet<Real> set = packed_only<Element, C, Op, S, Real, false>();
+  set.baseline = reinterpret_cast<const void*>(&baseline_kernel<Element, Op, S, Real>);
+  set.launch_baseline = &launch_baseline<Element, Op, S, Real>;
+  set.tabulate = &launch_tabulate<Element, Real>;
+  return set;
+}
+
+template <class Element, Operation Op, int S, class Real, int... Cs>
+KernelSet<Real> by_components(int components, std::integer_sequence<int, Cs...>) {
+  KernelSet<Real> set{};
+  const bool found = ((components == Cs + 1 && (set = dense_set<Element, Cs + 1, Op, S, Real>(), true)) || ...);
+  if (!found)
+    throw std::invalid_argument("unsupported component count " + std::to_string(components) +
+                                ": expected 1 to " + std::to_string(max_components));
+  return set;
+}
+
+/// The space dimension that values and reference gradients are instantiated with (they never read it):
+/// 2 for lines and 2D elements, 3 for 3D ones.
+template <class Element>
+inline constexpr int default_space_dimension_of = Element::dimension == 3 ? 3 : 2;
+
+// Only physical gradients read the space dimension: the other operations are instantiated once, with
+// the element's default (default_space_dimension_of).
+template <class Element, Operation Op, class Real>
+KernelSet<Real> by_space_dimension(int components, int space_dimension) {
+  using Cs = std::make_integer_sequence<int, max_components>;
+  constexpr int D = Element::dimension;
+  if constexpr (Op != Operation::physical_gradients) {
+    return by_components<Element, Op, default_space_dimension_of<Element>, Real>(components, Cs{});
+  } else {
+    if (space_dimension == 3) return by_components<Element, Op, 3, Real>(components, Cs{});
+    if constexpr (D <= 2)
+      if (space_dimension == 2) return by_components<Element, Op, 2, Real>(components, Cs{});
+    throw std::invalid_argument("space dimension " + std::to_string(space_dimension) + " for an element of dimension " +
+                                std::to_string(D) + ": expected " + (D == 3 ? "3" : "2 or 3"));
+  }
+}
+
+}  // namespace detail
+
+template <class Element, class Real>
+KernelSet<Real> kernel_set(Operation op, int components, int space_dimension) {
+  switch (op) {
+    case Operation::values:
+      return detail::by_space_dimension<Element, Operation::values, Real>(components, space_dimension);
+    case Operation::reference_gradients:
+      return detail::by_space_dimension<Element, Operation::reference_gradients, Real>(components, space_dimension);
+    case Operation::physical_gradients:
+      return detail::by_space_dimension<Element, Operation::physical_gradients, Real>(components, space_dimension);
+    default: break;
+  }
+  throw std::invalid_argument(std::string("kernel_set: ") + operation_name(op) + " is not a forward operation");
+}
+
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include <feinterp/cuda/kernels/kernel_set.hpp>
+
+#include <feinterp/elements/visit.hpp>
+
+namespace feinterp::backends::cuda {
+
+template <class Real>
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted, bool fused) {
+  return visit(type, [&](auto element) {
+    using Element = decltype(element);
+    if (is_transpose(op)) return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, fused);
+    return kernel_set<Element, Real>(op, components, space_dimension);
+  });
+}
+
+template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool, bool);
+template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool, bool);
+
+}  // namespace feinterp::backends::cuda

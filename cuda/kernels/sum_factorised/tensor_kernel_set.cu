@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include <feinterp/cuda/kernels/sum_factorised/tensor_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/tensor_transpose_kernel_set.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include <feinterp/elements/visit.hpp>
+
+namespace feinterp::backends::cuda {
+
+template <class Real>
+KernelSet<Real> tensor_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+                                  int points_per_direction) {
+  return visit(type, [&](auto element) -> KernelSet<Real> {
+    using Element = decltype(element);
+    if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
+      return tensor_kernel_set<Element, Real>(op, components, space_dimension, points_per_direction);
+    else
+      throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
+                                  ": only quadrilaterals and hexahedra have a tensor-product basis");
+  });
+}
+
+template <class Real>
+KernelSet<Real> tensor_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+                                            bool weighted, int points_per_direction) {
+  return visit(type, [&](auto element) -> KernelSet<Real> {
+    using Element = decltype(element);
+    if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
+      return tensor_transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, points_per_direction);
+    else
+      throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
+                                  ": only quadrilaterals and hexahedra have a tensor-product basis");
+  });
+}
+
+template KernelSet<double> tensor_kernel_set<double>(ElementType, Operation, int, int, int);
+template KernelSet<float> tensor_kernel_set<float>(ElementType, Operation, int, int, int);
+template KernelSet<double> tensor_transpose_kernel_set<double>(ElementType, Operation, int, int, bool, int);
+template KernelSet<float> tensor_transpose_kernel_set<float>(ElementType, Operation, int, int, bool, int);
+
+}  // namespace feinterp::backends::cuda

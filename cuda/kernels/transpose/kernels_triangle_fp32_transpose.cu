@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Instantiates the transpose kernels of the triangle in float (orders 1-3; transpose_kernel_set.cuh
+// lists what).
+#include <feinterp/elements/triangle.hpp>
+#include <feinterp/cuda/kernels/transpose/transpose_kernel_set.cuh>
+
+namespace feinterp::backends::cuda {
+template KernelSet<float> transpose_kernel_set<Triangle<1>, float>(Operation, int, int, bool, bool);
+template KernelSet<float> transpose_kernel_set<Triangle<2>, float>(Operation, int, int, bool, bool);
+template KernelSet<float> transpose_kernel_set<Triangle<3>, float>(Operation, int, int, bool, bool);
+}  // namespace feinterp::backends::cuda

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The packed transpose kernel: point data back to the nodes, the adjoint of packed_kernel.cuh's forward
+// operations, with the same packing (elements_per_block elements per block along threadIdx.z, a
+// persistent grid striding over groups) and the same connectivity pipeline.
+//
+//   1. table        the transposed table [q][w][n] -> shared, once per block
+//   2. connectivity one group ahead, cp.async (as forward); a colour's launch reads its element list
+//   3. load         the group's point data, E * Q * C * R reals (one contiguous run unless the launch
+//                   runs a colour's list), read in global order and transposed into [z][c*R + r][q];
+//                   geometric transposes also gather the coordinates
+//   4. points       (geometric) thread (q, z): J, det J and K at its points; physical gradients mapped
+//                   back through K^T, then everything scaled by w_q |det J| when weighted, in place
+//   5. nodes        thread (n, z): y[c] = sum_q sum_w table[q][w][n] data[z][c*W + w][q], C accumulators
+//                   in registers; then stored: atomicAdd into the nodes, += (a colour: no two elements
+//                   of the launch share a node), or into the element vector
+//
+// Threads per element: max(N, Q) up to max_threads_per_element, since step 4 runs over points and step
+// 5 over nodes.
+//
+// Fused (the Laplacian, Interpolator::apply_laplacian): step 3 gathers the nodal field instead of point
+// data, and step 4 computes each point's reference gradients from it (the forward kernel's sums), maps
+// them to physical gradients through K and straight back through K^T, scaled by w_q |det J|: the weighted
+// physical-gradient transpose of the field's own gradients, with no point data in global memory. Degenerate elements are flagged as in the forward kernel (args.first_bad, the element's
+// index in the block).
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <feinterp/core/layout.hpp>
+#include <feinterp/core/limits.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/fem/geometry.hpp>
+#include <feinterp/fem/orientation.hpp>
+#include <feinterp/cuda/layout/shared_layout.hpp>
+#include <feinterp/cuda/kernels/kernel_args.hpp>
+#include <feinterp/cuda/kernels/dense/packed_block.cuh>
+
+namespace feinterp::backends::cuda {
+
+/// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
+/// weighted); S matters only then.
+template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
+__device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  constexpr int W = Forward == Operation::values ? 1 : D;
+  constexpr bool physical = Forward == Operation::physical_gradients;
+  constexpr int R = physical ? S : W;
+  constexpr int CR = C * R;
+  static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
+  static_assert(!Fused || physical, "the fused Laplacian is a physical-gradient transpose");
+
+  const int Q = args.points;
+  const int elements_per_block = blockDim.z;
+  const TransposeSharedLayout layout =
+      transpose_shared_layout(N, D, S, Forward, Geometric, Fused, Q, C, elements_per_block, sizeof(Real));
+  const int Qp = layout.padded_points;
+  extern __shared__ __align__(16) unsigned char shared[];
+  Real* s_table = reinterpret_cast<Real*>(shared + layout.table);
+  Real* s_data = reinterpret_cast<Real*>(shared + layout.data);
+  Real* s_coordinates = reinterpret_cast<Real*>(shared + layout.coordinates);
+  Real* s_field = reinterpret_cast<Real*>(shared + layout.field);
+  node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
+  unsigned* s_orientation = reinterpret_cast<unsigned*>(shared + layout.orientation);
+
+  const BlockThreads b = block_threads();
+  const int thread = b.thread, threads = b.threads, z = b.z;
+  const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
+  const int per_element = Q * CR;
+  // The block's i-th element of this launch.
+  auto element_of = [&](offset_t i) -> offset_t { return args.element_list ? __ldg(args.element_list + i) : i; };
+
+  for (int i = thread; i < N * W * Q; i += threads) s_table[i] = __ldg(args.table + i);
+  if constexpr (Geometric)
+    for (int i = thread; i < elements_per_block; i += threads) s_orientation[i] = 0u;
+
+  auto fetch_connectivity = [&](offset_t group, node_index* target) {
+    copy_group_connectivity_async<N>(args.connectivity, args.element_list, args.elements, group, elements_per_block, target, b);
+  };
+  int buffer = 0;
+  if (blockIdx.x < groups) fetch_connectivity(blockIdx.x, s_connectivity);
+
+  for (offset_t group = blockIdx.x; group < groups; group += gridDim.x) {
+    const offset_t first = group * elements_per_block;
+    const int here = group_size(args.elements, group, elements_per_block);  // the last group: partial
+    const node_index* connectivity = s_connectivity + buffer * layout.connectivity_stride;
+    __pipeline_wait_prior(0);
+    __syncthreads();  // barrier A: the previous group's step 5 is done with s_data
+
+    // 3. load: i = element * per_element + r, r = q * CR + cr, as the forward kernel's store.
+    if constexpr (Fused) {
+      for (int i = thread; i < here * N * C; i += threads) {
+        const int local_node = i / C, c = i - local_node * C;
+        s_field[i] = __ldg(args.field + offset_t(connectivity[local_node]) * C + c);
+      }
+    } else {
+      RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
+      const Real* run = args.field + first * per_element;  // the contiguous case
+      for (int i = thread; i < here * per_element; i += threads, walk.next()) {
+        const int q = walk.r / CR, cr = walk.r - q * CR;
+        const Real value = args.element_list ? __ldg(args.field + element_of(first + walk.element) * per_element + walk.r)
+                                             : __ldg(run + i);
+        s_data[(walk.element * CR + cr) * Qp + q] = value;
+      }
+    }
+    if constexpr (Geometric) {
+      for (int i = thread; i < here * N * S; i += threads) {
+        const int local_node = i / S, k = i - local_node * S;
+        s_coordinates[i] = __ldg(args.coordinates + offset_t(connectivity[local_node]) * 3 + k);
+      }
+    }
+    __syncthreads();  // barrier B
+    buffer ^= 1;
+    if (group + gridDim.x < groups) fetch_connectivity(group + gridDim.x, s_connectivity + buffer * layout.connectivity_stride);
+
+    // 4. points
+    if constexpr (Geometric) {
+      if (z < here) {
+        unsigned orientation = 0u;
+        for (int q = threadIdx.x; q < Q; q += blockDim.x) {
+          double J[S][D];
+#pragma unroll
+          for (int k = 0; k < S; ++k)
+#pragma unroll
+            for (int d = 0; d < D; ++d) J[k][d] = 0.0;
+          Real reference[Fused ? C : 1][D];  // fused: the field's reference gradients at q
+          if constexpr (Fused)
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+              for (int d = 0; d < D; ++d) reference[c][d] = Real(0);
+#pragma unroll
+          for (int n = 0; n < N; ++n) {
+            const Real* x = s_coordinates + (z * N + n) * S;
+#pragma unroll
+            for (int d = 0; d < D; ++d) {
+              const Real shape_real = __ldg(args.geometry_table + (n * D + d) * Q + q);
+              const double shape = double(shape_real);
+#pragma unroll
+              for (int k = 0; k < S; ++k) J[k][d] += double(x[k]) * shape;
+              if constexpr (Fused)
+#pragma unroll
+                for (int c = 0; c < C; ++c) reference[c][d] += shape_real * s_field[(z * N + n) * C + c];
+            }
+          }
+          const double det = jacobian_determinant(J);
+          orientation |= orientation_of(det, shape_quality(J, det));
+          const double factor = args.weights ? double(__ldg(args.weights + q)) * fabs(det) : 1.0;
+          Real* data = s_data + z * CR * Qp + q;
+          if constexpr (physical) {
+            double K[S][D];
+            inverse_transpose(J, det, K);
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+              double g[S], back[D];
+              if constexpr (Fused) {
+                double computed[D];
+#pragma unroll
+                for (int d = 0; d < D; ++d) computed[d] = double(reference[c][d]);
+                physical_gradient<S, D>(K, computed, g);
+              } else {
+#pragma unroll
+                for (int k = 0; k < S; ++k) g[k] = double(data[(c * R + k) * Qp]);
+              }
+              physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+              for (int d = 0; d < D; ++d) data[(c * R + d) * Qp] = Real(back[d] * factor);
+            }
+          } else {
+#pragma unroll
+            for (int cr = 0; cr < CR; ++cr) data[cr * Qp] = Real(double(data[cr * Qp]) * factor);
+          }
+        }
+        if (orientation) atomicOr(s_orientation + z, orientation);
+      }
+      __syncthreads();  // barrier C
+      if (thread < here) {
+        if (!valid_orientation(s_orientation[thread]))
+          atomicMin(args.first_bad, (unsigned long long)element_of(first + thread));
+        s_orientation[thread] = 0u;
+      }
+    }
+
+    // 5. nodes
+    if (z < here) {
+      const offset_t e = element_of(first + z);
+      const Real* data = s_data + z * CR * Qp;
+      for (int n = threadIdx.x; n < N; n += blockDim.x) {
+        Real y[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) y[c] = Real(0);
+        for (int q = 0; q < Q; ++q) {
+#pragma unroll
+          for (int w = 0; w < W; ++w) {
+            const Real t = s_table[(q * W + w) * N + n];
+#pragma unroll
+            for (int c = 0; c < C; ++c) y[c] += t * data[(c * R + w) * Qp + q];
+          }
+        }
+        if (args.store == TransposeStore::element_vectors) {
+          Real* out = args.out + ElementVectorLayout{args.elements, N, C}(e, n, 0);
+#pragma unroll
+          for (int c = 0; c < C; ++c) out[c] = y[c];
+        } else {
+          Real* out = args.out + offset_t(connectivity[z * N + n]) * C;
+          if (args.store == TransposeStore::atomic_add) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) atomicAdd(out + c, y[c]);
+          } else {
+#pragma unroll
+            for (int c = 0; c < C; ++c) out[c] += y[c];
+          }
+        }
+      }
+    }
+  }
+}
+
+template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
+__global__ void __launch_bounds__(max_threads_per_block) transpose_kernel(const KernelArgs<Real> args) {
+  transpose_body<Element, C, Forward, S, Geometric, Fused, Real>(args);
+}
+
+}  // namespace feinterp::backends::cuda
