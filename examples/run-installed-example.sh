@@ -56,6 +56,10 @@ env -u CUDACXX PATH="$cpu_path" cmake -S "$examples_dir" -B "$work/build" $gener
 cmake --build "$work/build" > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 
 echo "== running the examples"
+# README's example prints the gradient of u = x + 2y + 3z: it must be (1, 2, 3).
+run_without_cudart "$work/build/readme_example" | tee "$work/readme_example.out"
+grep -q 'grad u = (1, 2, 3)' "$work/readme_example.out" ||
+  { echo "run-installed-example: README's example printed a wrong gradient" >&2; exit 1; }
 run_without_cudart "$work/build/gradient_energy"
 # The CPU-sized convergence table of the matrix-free Poisson solver (~35 s on 2 cores); fails on a
 # wrong rate. The device size is `poisson --full`.
