@@ -8,9 +8,10 @@ Each configuration (element, order, components, operation, precision, points) is
 last file that measured it: a newer sweep of some configurations replaces all of the base's entries for
 them (every variant), so a configuration never mixes variants timed in different runs. The files must
 name the same device, compute capability and point set. v1 and v2 entries become v3 entries of the
-dense variant (the only one those versions had). The output keeps every input's comments, in order,
-under a line naming the file they came from, and is written whole or not at all (a temporary file
-renamed over the target).
+dense variant (the only one those versions had). The output keeps the base table's header comments
+only, so that a table stays entries under a short header that links its data: a newer sweep's
+provenance belongs beside its CSV in docs/performance/<gpu>/. It is written whole or not at all (a
+temporary file renamed over the target).
 """
 import argparse
 import os
@@ -40,8 +41,8 @@ def read_table(path):
     for number, line in enumerate(lines[1:], start=2):
         text = line.split("#", 1)[0].strip()
         if not text:
-            if line.strip().startswith("#") and not line.lstrip("# ").startswith(("element ", MERGED)):
-                comments.append(line)  # the column header and the merge line are written once, by write()
+            if line.strip().startswith("#") and not line.lstrip("# ").startswith(("element ", MERGED, "---- from")):
+                comments.append(line)  # the column header is written once, by write()
             continue
         name, colon, value = text.partition(":")
         if colon and name.strip() in HEADERS:
@@ -70,11 +71,10 @@ def merge(paths):
         headers, comments, entries = read_table(path)
         if merged_headers is None:
             merged_headers = headers
+            merged_comments = comments  # the base's header alone
         elif headers != merged_headers:
             raise TableError(f"{path}: headers {headers} differ from the first table's {merged_headers}: the "
                              "tables must come from the same device and point set")
-        merged_comments.append(f"# ---- from {os.path.basename(path)}")
-        merged_comments.extend(comments)
         merged.update(entries)  # whole configurations: the last file that measured one wins
     return merged_headers, merged_comments, merged
 
@@ -89,8 +89,7 @@ def sort_key(item):
 
 
 def write(path, headers, comments, entries):
-    lines = ["# feinterp tuning table v3", f"# {MERGED}; each input's comments follow."]
-    lines += comments
+    lines = ["# feinterp tuning table v3"] + comments
     lines += [f"{h}: {headers[h]}" for h in HEADERS]
     lines.append(f"# {'element':<15} order components {'operation':<29} precision {'variant':<14} points "
                  "elements_per_block    time_us")

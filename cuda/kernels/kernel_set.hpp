@@ -32,14 +32,14 @@ struct KernelSet {
   TabulateFunction<Real> tabulate;
 };
 
-/// The forward kernels of one element type (instantiated in kernels_<shape>_<precision>.cu).
+/// The forward kernels of one element type (instantiated in the generated dense_<shape>_<precision>.cu: kernels/instantiations.cmake).
 /// `space_dimension` matters to physical gradients only (2 or 3, at least the element's dimension); the
 /// other operations ignore it. Throws std::invalid_argument for a component count outside
 /// 1..max_components, a space dimension the element cannot live in, or a transpose.
 template <class Element, class Real>
 KernelSet<Real> kernel_set(Operation op, int components, int space_dimension);
 
-/// The transpose kernels of one element type (kernels_<shape>_<precision>_transpose.cu): `op` a
+/// The transpose kernels of one element type (the generated transpose_<shape>_<precision>.cu): `op` a
 /// transpose; `weighted` (w_q |det J| folded in) and physical gradients use the geometry, and only they
 /// read `space_dimension`; `fused`: the Laplacian (op the physical-gradient transpose, of the field's own
 /// gradients, weighted).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Definition of kernel_set<Element, Real>: included only by the kernels_<shape>_<precision>.cu files,
-// which instantiate it for their three orders (ten files, so that a 2-core build compiles them in
-// parallel), and by async_gather_kernel_set.cuh, whose kernels are the packed kernel's too.
+// Definition of kernel_set<Element, Real>: included only by the units that cuda/kernels/instantiations.cmake
+// generates (dense_<shape>_<precision>.cu, each instantiating it for its three orders: ten units, so that
+// a 2-core build compiles them in parallel), and by async_gather_kernel_set.cuh, whose kernels are the
+// packed kernel's too.
 #pragma once
 
 #include <stdexcept>

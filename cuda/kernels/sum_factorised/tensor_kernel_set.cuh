@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of tensor_kernel_set<Element, Real>: included only by the files that
-// cuda/CMakeLists.txt generates from tensor_instantiation.cu.in, one per shape, order and
+// cuda/kernels/instantiations.cmake generates, one per shape, order and
 // precision. Per order: Q1 = 1..p+3 (layout/tensor_launch_shape.hpp) x C = 1..9 x values, reference
 // gradients and physical gradients per S.
 #pragma once

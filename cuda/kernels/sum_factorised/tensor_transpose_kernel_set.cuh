@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of tensor_transpose_kernel_set<Element, Real>: included only by the files that
-// cuda/CMakeLists.txt generates from tensor_instantiation.cu.in, one per shape, order and
+// cuda/kernels/instantiations.cmake generates, one per shape, order and
 // precision.
 // Per order and Q1 = 1..p+3 (layout/tensor_launch_shape.hpp), C = 1..9 of each of
 //   values, reference gradients      without geometry (S unused), and with it (weighted) for each S;

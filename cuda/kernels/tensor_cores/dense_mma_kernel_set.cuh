@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Definition of dense_mma_kernel_set<Element>: included only by the kernels_<shape>_fp64_tensor_cores.cu
+// Definition of dense_mma_kernel_set<Element>: included only by the generated tensor_cores_<shape>_double.cu
 // files, which instantiate it for their three orders (values and reference gradients x C = 1..9).
 #pragma once
 

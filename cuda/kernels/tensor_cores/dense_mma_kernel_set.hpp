@@ -11,7 +11,7 @@
 
 namespace feinterp::backends::cuda {
 
-/// Instantiated per shape in kernels_<shape>_fp64_tensor_cores.cu. Throws std::invalid_argument for a
+/// Instantiated per shape in the generated tensor_cores_<shape>_double.cu. Throws std::invalid_argument for a
 /// component count outside 1..max_components or an operation other than values and reference gradients.
 template <class Element>
 KernelSet<double> dense_mma_kernel_set(Operation op, int components);

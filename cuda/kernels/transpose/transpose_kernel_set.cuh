@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of transpose_kernel_set<Element, Real>: included only by the
-// kernels_<shape>_<precision>_transpose.cu files, which instantiate it for their three orders (apart from
+// generated transpose_<shape>_<precision>.cu units, which instantiate it for their three orders (apart from
 // the forward kernels, so that the 2-core build compiles the two halves in parallel).
 //
 // What is instantiated per element: C = 1..9 for each of
