@@ -68,18 +68,56 @@ install(TARGETS ${_feinterp_export_targets}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# ---- headers: each library folder's public *.hpp (not .cuh kernels, not mesh/detail; apps/ has none) ----
-set(_feinterp_header_folders core elements fem fem/ordering cpu interpolator)
+# ---- headers: public, and internal on request ------------------------------------------------------
+# Public: the API a FEM code programs against (the front door, core, elements, fem, the CPU plan, the CUDA
+# plan and runtime, mesh/ without detail/) and every project header they include, found by following
+# their #include <feinterp/...> lines here, at configure time, so that the installed set is always
+# closed. Internal: the rest of cuda/ (layouts, launch decisions, kernel headers) and tuning/, installed
+# only with -DFEINTERP_INSTALL_INTERNAL_HEADERS=ON, for tools built out of the tree against them.
+option(FEINTERP_INSTALL_INTERNAL_HEADERS "Install the CUDA backend's and the tuning tables' internal headers too" OFF)
+set(_feinterp_public_globs core/*.hpp elements/*.hpp fem/*.hpp fem/ordering/*.hpp cpu/*.hpp interpolator/*.hpp)
 if(TARGET feinterp_mesh)
-  list(APPEND _feinterp_header_folders mesh)
+  list(APPEND _feinterp_public_globs mesh/*.hpp)
 endif()
+set(_feinterp_internal_globs)
 if(TARGET feinterp_cuda)
-  list(APPEND _feinterp_header_folders tuning cuda cuda/runtime cuda/layout cuda/launch cuda/kernels)
+  list(APPEND _feinterp_public_globs cuda/plan.hpp cuda/runtime/*.hpp)
+  set(_feinterp_internal_globs cuda/*.hpp cuda/layout/*.hpp cuda/launch/*.hpp cuda/kernels/*.hpp cuda/kernels/*/*.hpp
+      tuning/*.hpp)
 endif()
-foreach(_folder ${_feinterp_header_folders})
-  file(GLOB _headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${_folder}/*.hpp)
-  install(FILES ${_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/feinterp/${_folder})
+function(_feinterp_glob_headers out)
+  set(_found)
+  foreach(_glob IN LISTS ARGN)
+    file(GLOB _files CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/${_glob})
+    list(APPEND _found ${_files})
+  endforeach()
+  set(${out} ${_found} PARENT_SCOPE)
+endfunction()
+_feinterp_glob_headers(_feinterp_public ${_feinterp_public_globs})
+set(_feinterp_pending ${_feinterp_public})
+while(_feinterp_pending)
+  list(POP_FRONT _feinterp_pending _header)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/${_header} _includes REGEX "^[ \t]*#[ \t]*include[ \t]*<feinterp/")
+  foreach(_include IN LISTS _includes)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*<feinterp/([^>]+)>.*" "\\1" _included "${_include}")
+    if(EXISTS ${PROJECT_SOURCE_DIR}/${_included} AND NOT _included IN_LIST _feinterp_public)
+      list(APPEND _feinterp_public ${_included})
+      list(APPEND _feinterp_pending ${_included})
+    endif()
+  endforeach()
+endwhile()
+set(_feinterp_installed_headers ${_feinterp_public})
+if(FEINTERP_INSTALL_INTERNAL_HEADERS)
+  _feinterp_glob_headers(_feinterp_internal ${_feinterp_internal_globs})
+  list(APPEND _feinterp_installed_headers ${_feinterp_internal})
+  list(REMOVE_DUPLICATES _feinterp_installed_headers)
+endif()
+foreach(_header IN LISTS _feinterp_installed_headers)
+  get_filename_component(_folder ${_header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${_header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/feinterp/${_folder})
 endforeach()
+list(LENGTH _feinterp_public _feinterp_public_count)
+set(FEINTERP_INSTALLED_PUBLIC_HEADERS ${_feinterp_public_count})
 
 # ---- tools ----------------------------------------------------------------------------------------------
 foreach(_tool feinterp feinterp-bench feinterp-sweep feinterp-tuning-check feinterp-cpu-bench feinterp-mesh-timing

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include <feinterp/examples/poisson/solve.hpp>
+#include "solve.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -9,8 +9,8 @@
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/generate.hpp>
 
-#include <feinterp/examples/poisson/manufactured.hpp>
-#include <feinterp/examples/poisson/poisson_operator.hpp>
+#include "manufactured.hpp"
+#include "poisson_operator.hpp"
 
 namespace poisson {
 

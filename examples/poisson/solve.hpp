@@ -7,7 +7,7 @@
 #include <feinterp/elements/element_type.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
-#include <feinterp/examples/poisson/cg.hpp>
+#include "cg.hpp"
 
 namespace poisson {
 

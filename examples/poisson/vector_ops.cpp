@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The host variant of vector_ops.hpp: plain loops (CG's vector work is a few percent of an operator
 // apply, which runs on the plan's threads). Without CUDA, also the stub for cuda_vector_ops.
-#include <feinterp/examples/poisson/vector_ops.hpp>
+#include "vector_ops.hpp"
 
 #include <stdexcept>
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <feinterp/examples/poisson/vector_ops.hpp>
+#include "vector_ops.hpp"
 
 namespace poisson {
 
