@@ -11,9 +11,9 @@
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cuda/kernels/dense/async_gather_kernel_set.hpp>
 #include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
-#include <feinterp/cuda/kernels/tensor_cores/dense_mma_kernel_set.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_kernel_set.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_transpose_kernel_set.hpp>
+#include <feinterp/cuda/kernels/tensor_cores/tensor_core_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/launch/tensor_bank_conflicts.hpp>
 #include <feinterp/cuda/runtime/device.hpp>
@@ -104,12 +104,12 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   else if (shape.variant == KernelVariant::dense_async_gather)
     l.kernels = async_gather_kernel_set<Real>(view.type, op, components);
   else if (shape.variant == KernelVariant::dense_tensor_cores)
-    l.kernels = dense_mma_kernel_set<Real>(view.type, op, components);
+    l.kernels = tensor_core_kernel_set<Real>(view.type, op, components);
   else if (is_transpose(op))
-    l.kernels = tensor_transpose_kernel_set<Real>(view.type, op, components, space_dimension_, weighted,
+    l.kernels = sum_factorised_transpose_kernel_set<Real>(view.type, op, components, space_dimension_, weighted,
                                                   shape.points_per_direction);
   else
-    l.kernels = tensor_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction);
+    l.kernels = sum_factorised_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction);
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Sum factorisation of one quadrilateral or hexahedron (fem/tensor_structure.hpp says when it applies),
 // cut into stages that a group of workers shares: the threads of one element in the sum-factorised
-// kernel (cuda/kernels/sum_factorised/tensor_kernel.cuh), with a barrier between two stages, or a plain loop
+// kernel (cuda/kernels/sum_factorised/sum_factorised_kernel.cuh), with a barrier between two stages, or a plain loop
 // on the CPU (tests/fem/sum_factorisation_test.cpp runs the stages that way against the dense
 // tabulation). Host and device code, like geometry.hpp.
 //

@@ -5,7 +5,7 @@
 # and summarise what limits it: DRAM / L1 / L2 / SM throughput, L2 hit rate, occupancy, the top stall
 # reasons, shared-memory wavefronts and bank conflicts, and sector use of global loads.
 #   scripts/profile-kernels.sh BUILD_DIR "triangle 1 1" "hexahedron 2 1" ...   (element order components)
-# KERNEL_REGEX picks the kernel (default packed_kernel; e.g. dense_mma_kernel with
+# KERNEL_REGEX picks the kernel (default packed_kernel; e.g. tensor_core_kernel with
 # BENCH_ARGS="--variants dense_tensor_cores"). Needs BUILD_DIR/apps/feinterp-bench. Writes one CSV per configuration (ncu --csv --page details) under
 # $OUT/ncu (or ./profile) and prints scripts/ncu_summary.py's table.
 set -uo pipefail

@@ -5,10 +5,10 @@
 //
 //   dense           the packed kernel (kernels/dense/packed_kernel.cuh): an N x Q table per block, any element
 //                   and any point set
-//   sum_factorised  kernels/sum_factorised/tensor_kernel.cuh and tensor_transpose_kernel.cuh: quadrilaterals and
+//   sum_factorised  kernels/sum_factorised/sum_factorised_kernel.cuh and sum_factorised_transpose_kernel.cuh: quadrilaterals and
 //                   hexahedra at tensor-product point sets (fem/tensor_structure.hpp), contracted one axis
 //                   at a time
-//   dense_tensor_cores  kernels/tensor_cores/dense_mma_kernel.cuh: the dense product of the packed kernel as one matrix
+//   dense_tensor_cores  kernels/tensor_cores/tensor_core_kernel.cuh: the dense product of the packed kernel as one matrix
 //                   product per group of elements, on the FP64 tensor cores (DMMA, sm_80 and newer);
 //                   values and reference gradients in double, any element and point set
 //   dense_async_gather  the packed kernel of `dense`, its gather of nodal values issued as asynchronous

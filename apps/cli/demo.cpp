@@ -26,7 +26,7 @@
 #include <feinterp/mesh/generate.hpp>
 
 #include <feinterp/apps/cli/commands.hpp>
-#include <feinterp/apps/cli/interpolator.hpp>
+#include <feinterp/apps/cli/field_runner.hpp>
 #include <feinterp/apps/common/build_info.hpp>
 #include <feinterp/apps/cli/json_schemas.hpp>
 #include <feinterp/apps/cli/json_document.hpp>
@@ -132,7 +132,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
     }
   }
 
-  Interpolator interpolator(device, mesh.coordinates, {field.data(), field.size(), C}, o.threads);
+  FieldRunner interpolator(device, mesh.coordinates, {field.data(), field.size(), C}, o.threads);
   interpolator.set_block(block, points);
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
   const std::vector<double>* exact[3] = {&exact_values, &exact_reference, &exact_physical};

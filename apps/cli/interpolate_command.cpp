@@ -24,7 +24,7 @@
 #include <feinterp/apps/cli/commands.hpp>
 #include <feinterp/apps/cli/expression_field.hpp>
 #include <feinterp/apps/cli/finite_results.hpp>
-#include <feinterp/apps/cli/interpolator.hpp>
+#include <feinterp/apps/cli/field_runner.hpp>
 #include <feinterp/apps/common/build_info.hpp>
 #include <feinterp/apps/cli/json_schemas.hpp>
 #include <feinterp/apps/cli/json_document.hpp>
@@ -246,7 +246,7 @@ int run_interpolate(const InterpolateOptions& o) {
   const int C = field.components, S = mesh.space_dimension;
   int D = 1;  // the largest reference dimension among the blocks: the reference-gradient columns
   for (const ElementBlock& block : mesh.blocks) D = std::max(D, dimension(block.type.shape));
-  Interpolator interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
+  FieldRunner interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
   std::vector<BlockResults> results;
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
   for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {

@@ -18,9 +18,9 @@ set(FEINTERP_KERNEL_SETS
   "dense|dense/kernel_set.cuh|kernel_set<@ELEMENT@, @REAL@>|Operation, int, int|double float|all|shape"
   "dense_async_gather|dense/async_gather_kernel_set.cuh|async_gather_kernel_set<@REAL@>|ElementType, Operation, int|double float|none|shape"
   "transpose|transpose/transpose_kernel_set.cuh|transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, bool|double float|all|shape"
-  "tensor_cores|tensor_cores/dense_mma_kernel_set.cuh|dense_mma_kernel_set<@ELEMENT@>|Operation, int|double|all|shape"
-  "sum_factorised|sum_factorised/tensor_kernel_set.cuh|tensor_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int|double float|tensor|order"
-  "sum_factorised_transpose|sum_factorised/tensor_transpose_kernel_set.cuh|tensor_transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, int|double float|tensor|order")
+  "tensor_cores|tensor_cores/tensor_core_kernel_set.cuh|tensor_core_kernel_set<@ELEMENT@>|Operation, int|double|all|shape"
+  "sum_factorised|sum_factorised/sum_factorised_kernel_set.cuh|sum_factorised_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int|double float|tensor|order"
+  "sum_factorised_transpose|sum_factorised/sum_factorised_transpose_kernel_set.cuh|sum_factorised_transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, int|double float|tensor|order")
 
 # feinterp_kernel_instantiations(OUTPUT_DIRECTORY SOURCES_VARIABLE): writes the units, returns their paths.
 function(feinterp_kernel_instantiations directory sources_variable)

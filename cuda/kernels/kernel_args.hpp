@@ -46,7 +46,7 @@ struct KernelArgs {
   const Real* geometry_table = nullptr;    ///< reference gradients [n][d][q] (geometric transposes)
   const Real* weights = nullptr;           ///< w_q, or null: unweighted
   TransposeStore store = TransposeStore::atomic_add;
-  // Sum-factorised kernels only (tensor_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
+  // Sum-factorised kernels only (sum_factorised_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
   const Real* tensor_basis = nullptr;  ///< the 1D tables B[q1][a] then G[q1][a], Q1 x P1 reals each
   /// The same tables by value, for the forward kernel: its line workers all read one entry at a time, so
   /// the kernel takes its arguments as __grid_constant__ and the multiply-adds read B and G straight from

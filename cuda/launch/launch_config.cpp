@@ -8,7 +8,7 @@
 
 #include <feinterp/core/limits.hpp>
 #include <feinterp/tuning/registry.hpp>
-#include <feinterp/cuda/layout/dense_mma_shared_layout.hpp>
+#include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
 #include <feinterp/cuda/layout/elements_per_thread.hpp>
 #include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
@@ -47,7 +47,7 @@ int threads_per_element(const LaunchShape& s) {
                               : tensor_forward_threads_per_element(dimension(s.type.shape), s.type.order + 1,
                                                                    s.points_per_direction,
                                                                    tensor_forward_fields(s.op, s.components, s.space_dimension));
-  if (s.variant == KernelVariant::dense_tensor_cores) return dense_mma_threads_per_element;
+  if (s.variant == KernelVariant::dense_tensor_cores) return tensor_core_threads_per_element;
   if (!is_transpose(s.op)) return threads_per_element(s.points);
   return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
 }
@@ -76,7 +76,7 @@ std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
                                 s.op, s.components, elements_per_block, real_bytes(s.precision), s.tensor_buffer_residues)
         .bytes;
   if (s.variant == KernelVariant::dense_tensor_cores)
-    return dense_mma_shared_layout(nodes_per_element(s.type), s.op == Operation::values ? 1 : dimension(s.type.shape),
+    return tensor_core_shared_layout(nodes_per_element(s.type), s.op == Operation::values ? 1 : dimension(s.type.shape),
                                    s.points, s.components, elements_per_block)
         .bytes;
   if (is_transpose(s.op))

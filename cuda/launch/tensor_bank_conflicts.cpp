@@ -78,7 +78,7 @@ TensorBufferWavefronts count_tensor_wavefronts(const LaunchShape& s, const std::
   WavefrontCounter counter(threads, banks);
 
   // The gather, i = (element, node, component); for physical gradients then the S coordinates as fields
-  // C .. C + S - 1 (kernels/sum_factorised/tensor_block.cuh's gather_lattice_coordinates).
+  // C .. C + S - 1 (kernels/sum_factorised/sum_factorised_block.cuh's gather_lattice_coordinates).
   auto gather = [&](int per_node, int first_field) {
     for (int round = 0; round * threads < E * N * per_node; ++round)
       counter.instruction(0, [&](int thread) -> long {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The per-element buffer strides of the sum-factorised forward kernel (kernels/sum_factorised/tensor_kernel.cuh),
+// The per-element buffer strides of the sum-factorised forward kernel (kernels/sum_factorised/sum_factorised_kernel.cuh),
 // chosen by counting the shared-memory wavefronts of its accesses.
 //
 // Why. Where an element has fewer line threads than a wavefront has words (16 in FP64), one wavefront

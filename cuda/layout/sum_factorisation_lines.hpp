@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The forward stages of fem/sum_factorisation.hpp with one worker per line instead of one per output:
-// the work of the sum-factorised forward kernel (cuda/kernels/sum_factorised/tensor_kernel.cuh).
+// the work of the sum-factorised forward kernel (cuda/kernels/sum_factorised/sum_factorised_kernel.cuh).
 //
 // Why lines. A unit worker (tensor_contract) reads its P1 inputs per variant and a row of B and G for
 // every output it writes, so each input is read Q1 times and the table rows once per unit. Under Nsight

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The shape of a sum-factorised forward launch (kernels/sum_factorised/tensor_kernel.cuh): which points per direction
+// The shape of a sum-factorised forward launch (kernels/sum_factorised/sum_factorised_kernel.cuh): which points per direction
 // Q1 its kernels are compiled for, its threads per element, and where each array lives in dynamic shared
 // memory. Computed by the same functions on the host (to size the launch and refuse what does not fit)
 // and in the kernel (to place its pointers), so the two can never disagree, as layout/shared_layout.hpp
@@ -61,7 +61,7 @@ namespace feinterp::backends::cuda {
 constexpr int min_tensor_points_per_direction = 1;
 FEINTERP_HD constexpr int max_tensor_points_per_direction(int order) { return order + 3; }
 
-/// The transposes' threads (tensor_transpose_kernel.cuh, unit workers): one per lattice point of the
+/// The transposes' threads (sum_factorised_transpose_kernel.cuh, unit workers): one per lattice point of the
 /// larger lattice, max(P1, Q1)^d, up to max_threads_per_element: the largest stage of one field has
 /// max(P1, Q1)^d units at Q1 = P1 (stage 0 of a hexahedron: P1^2 Q1), so one field keeps every thread busy
 /// in every stage and more fields (C > 1, coordinates) loop.
@@ -107,7 +107,7 @@ struct TensorSharedLayout {
   int output_buffer;         ///< the buffer that holds the output rows at the end (0 or 1)
   /// The buffers swap roles every group: where the output rows end in the gathered buffer
   /// (quadrilaterals' values and reference gradients, two stages), the kernel gathers the next group into
-  /// the other one during the store, and that group starts from there (tensor_kernel.cuh, gather ahead).
+  /// the other one during the store, and that group starts from there (sum_factorised_kernel.cuh, gather ahead).
   /// Each buffer then holds every item, and the counts of tensor_bank_conflicts.hpp are those of the
   /// first group's roles, which the second group's repeat when both strides are equal.
   bool alternating;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The shared memory of a sum-factorised transpose launch (kernels/sum_factorised/tensor_transpose_kernel.cuh), computed
+// The shared memory of a sum-factorised transpose launch (kernels/sum_factorised/sum_factorised_transpose_kernel.cuh), computed
 // by the same function on the host and in the kernel. Threads per element and the compiled points per
 // direction are the forward launch's (tensor_launch_shape.hpp).
 //

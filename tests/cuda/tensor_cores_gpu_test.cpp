@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The tensor-core variant of the dense product (cuda/kernels/tensor_cores/dense_mma_kernel.cuh), forced
+// The tensor-core variant of the dense product (cuda/kernels/tensor_cores/tensor_core_kernel.cuh), forced
 // through PlanOptions::variant so that it really runs (each test checks the variant its launch reports),
 // against the CPU executor: all 15 element types, values and reference gradients, C = 1, d and 9, at the
 // element's nodes, the degree-2p rule and a shuffled degree-(2p + 2) rule, FP64 to 1e-12 relative.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sum-factorised kernel variant (cuda/kernels/sum_factorised/tensor_kernel.cuh), forced through
+// The sum-factorised kernel variant (cuda/kernels/sum_factorised/sum_factorised_kernel.cuh), forced through
 // PlanOptions::variant so that it really runs (each test checks the variant its launch reports),
 // against the CPU executor: quadrilaterals (S = 2 and 3) and hexahedra of orders 1-3, C = 1, d and 9,
 // every forward operation, at the node lattice and at Gauss rules of 1, p + 1 (degree 2p, also shuffled)

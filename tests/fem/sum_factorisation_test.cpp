@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The stages of fem/sum_factorisation.hpp, run on the CPU the way the sum-factorised kernel runs them
-// (cuda/kernels/sum_factorised/tensor_kernel.cuh): the nodal values gathered into the lattice through the
+// (cuda/kernels/sum_factorised/sum_factorised_kernel.cuh): the nodal values gathered into the lattice through the
 // node permutation, each stage's units dealt out to a group of workers (here a loop over workers, one
 // stage after the other: what a barrier between stages guarantees on the GPU), the last stage writing
 // through the point permutation. Against the dense tabulation (fem/tabulation.hpp) and geometry.hpp on

@@ -3,7 +3,7 @@
 // derived from the element, its order and the values; tests/interpolator/precision_test.cpp explains
 // the derivation. gamma = (N + 3) eps also covers the sum-factorised kernel's roundings (at most
 // 1 + d + d (p + 1) per output relative to the same sum of |terms|: 7 to 16, against N + 3 = 7 to 67;
-// cuda/kernels/sum_factorised/tensor_kernel.cuh).
+// cuda/kernels/sum_factorised/sum_factorised_kernel.cuh).
 #pragma once
 
 #include <gtest/gtest.h>

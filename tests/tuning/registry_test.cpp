@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include <feinterp/cuda/layout/dense_mma_shared_layout.hpp>
+#include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/launch/launch_config.hpp>
 #include <feinterp/cuda/layout/shared_layout.hpp>
@@ -632,12 +632,12 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
   const LaunchShape tc = as(tet3(), KernelVariant::dense_tensor_cores);
   EXPECT_EQ(threads_per_element(tc), 32);
   EXPECT_EQ(max_elements_per_block(tc, test_gpu), 512 / 32);
-  // The strides that spread a fragment load over all banks (layout/dense_mma_shared_layout.hpp), for
+  // The strides that spread a fragment load over all banks (layout/tensor_core_shared_layout.hpp), for
   // every node count and table width: lda = 4 or 12 mod 16, ldb = 8 mod 16, each at least what it holds.
   for (int nodes = 1; nodes <= 64; ++nodes)
     for (int columns = 1; columns <= 3 * 216; ++columns) {
-      const feinterp::backends::cuda::DenseMmaLayout layout =
-          feinterp::backends::cuda::dense_mma_shared_layout(nodes, 1, columns, 1, 1);
+      const feinterp::backends::cuda::TensorCoreLayout layout =
+          feinterp::backends::cuda::tensor_core_shared_layout(nodes, 1, columns, 1, 1);
       ASSERT_GE(layout.depth, nodes);
       ASSERT_EQ(layout.depth % 4, 0);
       ASSERT_GE(layout.field_stride, layout.depth);
@@ -646,8 +646,8 @@ TEST(LaunchLimits, TensorCoreShapeIsOneWarpPerElementWithPaddedTiles) {
       ASSERT_EQ(layout.table_stride % 16, 8) << columns;
     }
   // Rows: E * C rounded up to whole tiles of 8; the bytes grow with the elements per block.
-  EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 3, 3).field_rows, 16);
-  EXPECT_EQ(feinterp::backends::cuda::dense_mma_shared_layout(20, 3, 20, 1, 8).field_rows, 8);
+  EXPECT_EQ(feinterp::backends::cuda::tensor_core_shared_layout(20, 3, 20, 3, 3).field_rows, 16);
+  EXPECT_EQ(feinterp::backends::cuda::tensor_core_shared_layout(20, 3, 20, 1, 8).field_rows, 8);
   EXPECT_GT(packed_shared_bytes(tc, 2), packed_shared_bytes(tc, 1));
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The sum-factorised transpose kernel: point data back to the nodes for quadrilaterals and hexahedra at
-// tensor-product point sets, the adjoint of tensor_kernel.cuh's forward operations, with the semantics
+// tensor-product point sets, the adjoint of sum_factorised_kernel.cuh's forward operations, with the semantics
 // of transpose_kernel.cuh (TransposeStore: atomics into the nodes, += for a colour's launch, or element
 // vectors; weighted: w_q |det J| folded in; an element list for a colour). Packed the same way: elements
 // along threadIdx.z, a persistent grid over groups, the connectivity one group ahead.
@@ -34,7 +34,7 @@
 #include <feinterp/cuda/layout/tensor_transpose_launch_shape.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_block.cuh>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_block.cuh>
 
 namespace feinterp::backends::cuda {
 
@@ -185,7 +185,7 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
 }
 
 template <class Element, int Q1, int C, Operation Forward, int S, bool Geometric, class Real>
-__global__ void __launch_bounds__(max_threads_per_block) tensor_transpose_kernel(const KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block) sum_factorised_transpose_kernel(const KernelArgs<Real> args) {
   tensor_transpose_body<Element, Q1, C, Forward, S, Geometric, Real>(args);
 }
 

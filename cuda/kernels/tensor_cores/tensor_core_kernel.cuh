@@ -42,7 +42,7 @@
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
 #include <feinterp/elements/indices.hpp>
-#include <feinterp/cuda/layout/dense_mma_shared_layout.hpp>
+#include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/tensor_cores/mma.cuh>
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
@@ -50,7 +50,7 @@
 namespace feinterp::backends::cuda {
 
 template <class Element, int C, Operation Op>
-__device__ __forceinline__ void dense_mma_body(const KernelArgs<double>& args) {
+__device__ __forceinline__ void tensor_core_body(const KernelArgs<double>& args) {
   static_assert(Op == Operation::values || Op == Operation::reference_gradients,
                 "the tensor-core variant computes values and reference gradients");
   constexpr int N = Element::nodes_per_element;
@@ -62,7 +62,7 @@ __device__ __forceinline__ void dense_mma_body(const KernelArgs<double>& args) {
   const int Q = args.points;
   const int columns = Q * W;
   const int elements_per_block = blockDim.z;
-  const DenseMmaLayout layout = dense_mma_shared_layout(N, W, Q, C, elements_per_block);
+  const TensorCoreLayout layout = tensor_core_shared_layout(N, W, Q, C, elements_per_block);
   const int ldb = layout.table_stride;
   extern __shared__ __align__(16) unsigned char shared[];
   double* s_table = reinterpret_cast<double*>(shared + layout.table);
@@ -165,8 +165,8 @@ __device__ __forceinline__ void dense_mma_body(const KernelArgs<double>& args) {
 }
 
 template <class Element, int C, Operation Op>
-__global__ void __launch_bounds__(max_threads_per_block) dense_mma_kernel(const KernelArgs<double> args) {
-  dense_mma_body<Element, C, Op>(args);
+__global__ void __launch_bounds__(max_threads_per_block) tensor_core_kernel(const KernelArgs<double> args) {
+  tensor_core_body<Element, C, Op>(args);
 }
 
 }  // namespace feinterp::backends::cuda

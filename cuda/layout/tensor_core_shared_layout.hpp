@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// DenseMmaLayout: the shared memory of the tensor-core variant of the dense product
-// (kernels/tensor_cores/dense_mma_kernel.cuh), computed by the same function on the host (to size and refuse a launch)
+// TensorCoreLayout: the shared memory of the tensor-core variant of the dense product
+// (kernels/tensor_cores/tensor_core_kernel.cuh), computed by the same function on the host (to size and refuse a launch)
 // and in the kernel (to place its arrays), as shared_layout.hpp does for the packed kernel.
 //
 // The kernel computes a group's results as one matrix product, out = A x B, in 8 x 8 x 4 tiles
@@ -35,7 +35,7 @@ namespace feinterp::backends::cuda {
 
 /// One warp per element slot: a block's warps are its elements_per_block, whole warps whatever the count
 /// (mma.sync needs all 32 lanes).
-inline constexpr int dense_mma_threads_per_element = 32;
+inline constexpr int tensor_core_threads_per_element = 32;
 
 /// The tiles of one m8n8k4 product.
 inline constexpr int mma_rows = 8, mma_columns = 8, mma_depth = 4;
@@ -55,7 +55,7 @@ FEINTERP_HD constexpr int mma_table_stride(int columns) {
   return padded % 16 == 0 ? padded + 8 : padded;
 }
 
-struct DenseMmaLayout {
+struct TensorCoreLayout {
   int depth;          ///< K
   int field_stride;   ///< lda
   int table_stride;   ///< ldb
@@ -65,9 +65,9 @@ struct DenseMmaLayout {
   std::size_t table, field, output, connectivity, connectivity_stride, bytes;
 };
 
-FEINTERP_HD DenseMmaLayout dense_mma_shared_layout(int nodes, int table_width, int points, int components,
+FEINTERP_HD TensorCoreLayout tensor_core_shared_layout(int nodes, int table_width, int points, int components,
                                                    int elements_per_block) {
-  DenseMmaLayout layout{};
+  TensorCoreLayout layout{};
   const std::size_t E = std::size_t(elements_per_block);
   layout.depth = mma_depth_padded(nodes);
   layout.field_stride = mma_field_stride(nodes);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sum-factorised kernels (tensor_kernel.cuh) of one quadrilateral or hexahedron type, found at run
+// The sum-factorised kernels (sum_factorised_kernel.cuh) of one quadrilateral or hexahedron type, found at run
 // time as the dense ones are (kernel_set.hpp): specialised on the element, the points per direction Q1
 // (layout/tensor_launch_shape.hpp's range), C = 1..9 and, for physical gradients, the space dimension S.
 // Forward operations only; the returned KernelSet's `packed` and `launch_packed` are the sum-factorised
@@ -16,12 +16,12 @@ namespace feinterp::backends::cuda {
 /// count outside 1..max_components, a space dimension the element cannot live in, a transpose, or a Q1
 /// outside the compiled range.
 template <class Element, class Real>
-KernelSet<Real> tensor_kernel_set(Operation op, int components, int space_dimension, int points_per_direction);
+KernelSet<Real> sum_factorised_kernel_set(Operation op, int components, int space_dimension, int points_per_direction);
 
 /// The same from the run-time element type: quadrilaterals and hexahedra only (std::invalid_argument
 /// otherwise).
 template <class Real>
-KernelSet<Real> tensor_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+KernelSet<Real> sum_factorised_kernel_set(ElementType type, Operation op, int components, int space_dimension,
                                   int points_per_direction);
 
 }  // namespace feinterp::backends::cuda

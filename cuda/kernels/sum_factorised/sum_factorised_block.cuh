@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the two sum-factorised kernels (tensor_kernel.cuh, tensor_transpose_kernel.cuh) share about a
+// What the two sum-factorised kernels (sum_factorised_kernel.cuh, sum_factorised_transpose_kernel.cuh) share about a
 // block: the 1D tables and lattice permutations they load once, and the gather of a group's node
 // coordinates onto each element's node lattice (for J, fem/sum_factorisation.hpp).
 #pragma once

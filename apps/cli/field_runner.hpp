@@ -32,11 +32,11 @@ inline const char* device_name(Device device) { return executor_name(device); }
 /// default) resolves to. Throws std::invalid_argument for a bad count or thread variable.
 inline std::string describe(Device device, int threads = 0) { return describe_executor(device, threads); }
 
-class Interpolator {
+class FieldRunner {
  public:
   /// Copies the coordinates (x[node*3 + k]) and the field to where `device` computes; `threads`: the CPU
   /// plans' InterpolatorOptions::threads.
-  Interpolator(Device device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
+  FieldRunner(Device device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
 
   /// The block and point set the next runs use (copies the connectivity, builds the plan).
   void set_block(const BlockView& block, const PointSet& points);

@@ -57,7 +57,7 @@
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_block.cuh>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_block.cuh>
 
 namespace feinterp::backends::cuda {
 
@@ -234,7 +234,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
 }
 
 template <class Element, int Q1, int C, Operation Op, int S, class Real>
-__global__ void __launch_bounds__(max_threads_per_block) tensor_kernel(const __grid_constant__ KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block) sum_factorised_kernel(const __grid_constant__ KernelArgs<Real> args) {
   tensor_body<Element, Q1, C, Op, S, Real>(args);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Definition of tensor_kernel_set<Element, Real>: included only by the files that
+// Definition of sum_factorised_kernel_set<Element, Real>: included only by the files that
 // cuda/kernels/instantiations.cmake generates, one per shape, order and
 // precision. Per order: Q1 = 1..p+3 (layout/tensor_launch_shape.hpp) x C = 1..9 x values, reference
 // gradients and physical gradients per S.
@@ -11,8 +11,8 @@
 
 #include <feinterp/core/limits.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_kernel.cuh>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel.cuh>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
 
 namespace feinterp::backends::cuda {
 
@@ -20,14 +20,14 @@ namespace detail {
 
 template <class Element, int Q1, int C, Operation Op, int S, class Real>
 void launch_tensor(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
-  tensor_kernel<Element, Q1, C, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
+  sum_factorised_kernel<Element, Q1, C, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
 }
 
 template <class Element, int Q1, Operation Op, int S, class Real, int... Cs>
 KernelSet<Real> tensor_by_components(int components, std::integer_sequence<int, Cs...>) {
   KernelSet<Real> set{};
   const bool found = ((components == Cs + 1 &&
-                       (set = KernelSet<Real>{reinterpret_cast<const void*>(&tensor_kernel<Element, Q1, Cs + 1, Op, S, Real>),
+                       (set = KernelSet<Real>{reinterpret_cast<const void*>(&sum_factorised_kernel<Element, Q1, Cs + 1, Op, S, Real>),
                                               nullptr, &launch_tensor<Element, Q1, Cs + 1, Op, S, Real>, nullptr, nullptr},
                         true)) ||
                       ...);
@@ -65,7 +65,7 @@ KernelSet<Real> tensor_by_operation(Operation op, int components, int space_dime
       return tensor_by_space_dimension<Element, Q1, Operation::physical_gradients, Real>(components, space_dimension);
     default: break;
   }
-  throw std::invalid_argument(std::string("tensor_kernel_set: ") + operation_name(op) + " is not a forward operation");
+  throw std::invalid_argument(std::string("sum_factorised_kernel_set: ") + operation_name(op) + " is not a forward operation");
 }
 
 template <class Element, class Real, int... Offsets>
@@ -87,7 +87,7 @@ KernelSet<Real> tensor_by_points(Operation op, int components, int space_dimensi
 }  // namespace detail
 
 template <class Element, class Real>
-KernelSet<Real> tensor_kernel_set(Operation op, int components, int space_dimension, int points_per_direction) {
+KernelSet<Real> sum_factorised_kernel_set(Operation op, int components, int space_dimension, int points_per_direction) {
   static_assert(Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron,
                 "sum factorisation needs a tensor-product element");
   constexpr int count = max_tensor_points_per_direction(Element::order) - min_tensor_points_per_direction + 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include <feinterp/cuda/kernels/sum_factorised/tensor_kernel_set.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_transpose_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -10,12 +10,12 @@
 namespace feinterp::backends::cuda {
 
 template <class Real>
-KernelSet<Real> tensor_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+KernelSet<Real> sum_factorised_kernel_set(ElementType type, Operation op, int components, int space_dimension,
                                   int points_per_direction) {
   return visit(type, [&](auto element) -> KernelSet<Real> {
     using Element = decltype(element);
     if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
-      return tensor_kernel_set<Element, Real>(op, components, space_dimension, points_per_direction);
+      return sum_factorised_kernel_set<Element, Real>(op, components, space_dimension, points_per_direction);
     else
       throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
                                   ": only quadrilaterals and hexahedra have a tensor-product basis");
@@ -23,21 +23,21 @@ KernelSet<Real> tensor_kernel_set(ElementType type, Operation op, int components
 }
 
 template <class Real>
-KernelSet<Real> tensor_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+KernelSet<Real> sum_factorised_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
                                             bool weighted, int points_per_direction) {
   return visit(type, [&](auto element) -> KernelSet<Real> {
     using Element = decltype(element);
     if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
-      return tensor_transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, points_per_direction);
+      return sum_factorised_transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, points_per_direction);
     else
       throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
                                   ": only quadrilaterals and hexahedra have a tensor-product basis");
   });
 }
 
-template KernelSet<double> tensor_kernel_set<double>(ElementType, Operation, int, int, int);
-template KernelSet<float> tensor_kernel_set<float>(ElementType, Operation, int, int, int);
-template KernelSet<double> tensor_transpose_kernel_set<double>(ElementType, Operation, int, int, bool, int);
-template KernelSet<float> tensor_transpose_kernel_set<float>(ElementType, Operation, int, int, bool, int);
+template KernelSet<double> sum_factorised_kernel_set<double>(ElementType, Operation, int, int, int);
+template KernelSet<float> sum_factorised_kernel_set<float>(ElementType, Operation, int, int, int);
+template KernelSet<double> sum_factorised_transpose_kernel_set<double>(ElementType, Operation, int, int, bool, int);
+template KernelSet<float> sum_factorised_transpose_kernel_set<float>(ElementType, Operation, int, int, bool, int);
 
 }  // namespace feinterp::backends::cuda

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Definition of tensor_transpose_kernel_set<Element, Real>: included only by the files that
+// Definition of sum_factorised_transpose_kernel_set<Element, Real>: included only by the files that
 // cuda/kernels/instantiations.cmake generates, one per shape, order and
 // precision.
 // Per order and Q1 = 1..p+3 (layout/tensor_launch_shape.hpp), C = 1..9 of each of
@@ -13,8 +13,8 @@
 
 #include <feinterp/core/limits.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_transpose_kernel.cuh>
-#include <feinterp/cuda/kernels/sum_factorised/tensor_transpose_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel.cuh>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 
 namespace feinterp::backends::cuda {
 
@@ -23,7 +23,7 @@ namespace detail {
 template <class Element, int Q1, int C, Operation Forward, int S, bool Geometric, class Real>
 void launch_tensor_transpose(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
                              const KernelArgs<Real>& args) {
-  tensor_transpose_kernel<Element, Q1, C, Forward, S, Geometric, Real><<<grid, block, shared_bytes, stream>>>(args);
+  sum_factorised_transpose_kernel<Element, Q1, C, Forward, S, Geometric, Real><<<grid, block, shared_bytes, stream>>>(args);
 }
 
 template <class Element, int Q1, Operation Forward, int S, bool Geometric, class Real, int... Cs>
@@ -32,7 +32,7 @@ KernelSet<Real> tensor_transposes_by_components(int components, std::integer_seq
   const bool found =
       ((components == Cs + 1 &&
         (set = KernelSet<Real>{
-             reinterpret_cast<const void*>(&tensor_transpose_kernel<Element, Q1, Cs + 1, Forward, S, Geometric, Real>),
+             reinterpret_cast<const void*>(&sum_factorised_transpose_kernel<Element, Q1, Cs + 1, Forward, S, Geometric, Real>),
              nullptr, &launch_tensor_transpose<Element, Q1, Cs + 1, Forward, S, Geometric, Real>, nullptr, nullptr},
          true)) ||
        ...);
@@ -69,7 +69,7 @@ KernelSet<Real> tensor_transposes_by_operation(Operation op, int components, int
                                                                                              weighted);
     default: break;
   }
-  throw std::invalid_argument(std::string("tensor_transpose_kernel_set: ") + operation_name(op) + " is not a transpose");
+  throw std::invalid_argument(std::string("sum_factorised_transpose_kernel_set: ") + operation_name(op) + " is not a transpose");
 }
 
 template <class Element, class Real, int... Offsets>
@@ -92,7 +92,7 @@ KernelSet<Real> tensor_transposes_by_points(Operation op, int components, int sp
 }  // namespace detail
 
 template <class Element, class Real>
-KernelSet<Real> tensor_transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted,
+KernelSet<Real> sum_factorised_transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted,
                                             int points_per_direction) {
   static_assert(Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron,
                 "sum factorisation needs a tensor-product element");

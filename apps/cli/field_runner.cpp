@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include <feinterp/apps/cli/interpolator.hpp>
+#include <feinterp/apps/cli/field_runner.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -31,7 +31,7 @@ offset_t checked_node_count(const std::vector<double>& coordinates, FieldView fi
 }
 }  // namespace
 
-Interpolator::Interpolator(Device device, const std::vector<double>& coordinates, FieldView field, int threads)
+FieldRunner::FieldRunner(Device device, const std::vector<double>& coordinates, FieldView field, int threads)
     : device_(device),
       node_count_(checked_node_count(coordinates, field)),
       components_(field.components),
@@ -44,7 +44,7 @@ Interpolator::Interpolator(Device device, const std::vector<double>& coordinates
   transfer_s_ += seconds_since(start);
 }
 
-void Interpolator::set_block(const BlockView& block, const PointSet& points) {
+void FieldRunner::set_block(const BlockView& block, const PointSet& points) {
   const auto start = std::chrono::steady_clock::now();
   plan_.reset();
   const std::size_t entries = std::size_t(block.element_count) * std::size_t(nodes_per_element(block.type));
@@ -59,7 +59,7 @@ void Interpolator::set_block(const BlockView& block, const PointSet& points) {
   transfer_s_ += seconds_since(start);
 }
 
-double Interpolator::run(Operation op, std::vector<double>& out, std::vector<double>* detj, int repeats) {
+double FieldRunner::run(Operation op, std::vector<double>& out, std::vector<double>* detj, int repeats) {
   repeats = std::max(repeats, 1);
   const std::size_t size = plan_->output_size(op, components_);
   const bool physical = op == Operation::physical_gradients;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The sum-factorised transpose kernels (tensor_transpose_kernel.cuh) of one quadrilateral or hexahedron
+// The sum-factorised transpose kernels (sum_factorised_transpose_kernel.cuh) of one quadrilateral or hexahedron
 // type, found at run time as the dense ones are (kernel_set.hpp): specialised on the element, the points
 // per direction Q1, C = 1..9, the forward operation, the geometry (physical gradients, or weighted) and
 // then S. The returned KernelSet's `packed` and `launch_packed` are the kernel and its launcher.
@@ -16,13 +16,13 @@ namespace feinterp::backends::cuda {
 /// std::invalid_argument for a component count outside 1..max_components, a space dimension the element
 /// cannot live in, a forward operation, or a Q1 outside the compiled range.
 template <class Element, class Real>
-KernelSet<Real> tensor_transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted,
+KernelSet<Real> sum_factorised_transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted,
                                             int points_per_direction);
 
 /// The same from the run-time element type: quadrilaterals and hexahedra only (std::invalid_argument
 /// otherwise).
 template <class Real>
-KernelSet<Real> tensor_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
+KernelSet<Real> sum_factorised_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
                                             bool weighted, int points_per_direction);
 
 }  // namespace feinterp::backends::cuda
