@@ -38,12 +38,20 @@ if command -v ninja > /dev/null 2>&1; then generator="-G Ninja"; fi
 # PATH without the CUDA toolkit's folders, nor the folder of an nvcc found in it.
 nvcc_dir=$(dirname "$(command -v nvcc 2>/dev/null || echo /nonexistent/nvcc)")
 cpu_path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e cuda -e "^$nvcc_dir\$" | paste -sd: -)
-# Fails if PROGRAM would load a CUDA runtime library; then runs it.
+# Fails if PROGRAM would load a CUDA runtime library, or is over 20 MB (the kernels belong in the one
+# shared libfeinterp_cuda.so, not in each consumer: linked statically they were 424 MB); then runs it.
+max_consumer_bytes=$((20 * 1000 * 1000))
 run_without_cudart() {
   if ldd "$1" | grep -i cudart; then
     echo "run-installed-example: $1 needs libcudart.so: expected the CUDA runtime linked statically" >&2
     exit 1
   fi
+  bytes=$(stat -c %s "$1")
+  if [ "$bytes" -gt "$max_consumer_bytes" ]; then
+    echo "run-installed-example: $1 is $bytes bytes: a consumer should be at most $max_consumer_bytes" >&2
+    exit 1
+  fi
+  echo "== $(basename "$1"): $bytes bytes"
   env -u LD_LIBRARY_PATH "$@"
 }
 echo "== configuring and building the example against the installed package"
