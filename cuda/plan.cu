@@ -9,11 +9,8 @@
 #include <feinterp/fem/arguments.hpp>
 #include <feinterp/fem/ordering/colouring.hpp>
 #include <feinterp/fem/orientation.hpp>
-#include <feinterp/cuda/kernels/dense/async_gather_kernel_set.hpp>
+#include <feinterp/cuda/kernel_variants.hpp>
 #include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
-#include <feinterp/cuda/kernels/tensor_cores/tensor_core_kernel_set.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
-#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/launch/tensor_bank_conflicts.hpp>
 #include <feinterp/cuda/runtime/device.hpp>
@@ -99,17 +96,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
     throw std::invalid_argument(std::string("the baseline kernel is dense: it cannot run the ") +
                                 tuning::kernel_variant_name(*options_.variant) + " variant");
   if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
-  if (shape.variant == KernelVariant::dense)
-    l.kernels = kernel_set<Real>(view.type, op, components, space_dimension_, weighted, fused);
-  else if (shape.variant == KernelVariant::dense_async_gather)
-    l.kernels = async_gather_kernel_set<Real>(view.type, op, components);
-  else if (shape.variant == KernelVariant::dense_tensor_cores)
-    l.kernels = tensor_core_kernel_set<Real>(view.type, op, components);
-  else if (is_transpose(op))
-    l.kernels = sum_factorised_transpose_kernel_set<Real>(view.type, op, components, space_dimension_, weighted,
-                                                  shape.points_per_direction);
-  else
-    l.kernels = sum_factorised_kernel_set<Real>(view.type, op, components, space_dimension_, shape.points_per_direction);
+  l.kernels = variant_kernel_set<Real>(shape);
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
                                                     space_dimension_, op, table_.points(), sizeof(Real));

@@ -11,8 +11,9 @@
 # the source tree, the build tree and an installed prefix), except in examples/, a project of its own
 # built against the installed package, whose own headers are quoted.
 #
-# Every tracked C++ and CUDA source (.hpp .cpp .cu .cuh .h, and .in templates of them) is read; a source
-# in a folder that has no floor is itself an error, so that a new folder must be given one here.
+# Every C++ and CUDA source git tracks or would add (.hpp .cpp .cu .cuh .h, and .in templates of them)
+# is read; a source in a folder that has no floor is itself an error, so that a new folder must be
+# given one here.
 # Prints each violation as FILE: LINE: what is wrong, and exits 1 if there is any.
 #
 #   scripts/check-layers.sh [ROOT]     (ROOT: a git checkout, default this one)
@@ -91,7 +92,7 @@ while IFS= read -r file; do
                s = substr($0, RSTART, RLENGTH); sub(/^[^<]*</, "", s); sub(/>$/, "", s); print NR "\t<\t" s
              }
            }' "$file")
-done < <(git ls-files | grep -E '\.(hpp|cpp|cu|cuh|h)(\.in)?$')
+done < <(git ls-files --cached --others --exclude-standard | grep -E '\.(hpp|cpp|cu|cuh|h)(\.in)?$')
 
 if [ "$violations" -gt 0 ]; then
   echo "check-layers: $violations violations ($files files, $checked project includes)" >&2

@@ -21,7 +21,7 @@ README_EXAMPLES = {"cpp": "examples/readme_example.cpp", "python": "examples/rea
 
 
 def findings(root):
-    files = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True, check=True).stdout.split("\n")
+    files = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard"], capture_output=True, text=True, check=True).stdout.split("\n")
     found = []
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         readme = f.read()

@@ -48,12 +48,12 @@ bool parse_double(const std::string& text, double& value) {
 }
 
 auto sort_key(const TuningEntry& e) {
-  return std::make_tuple(int(e.type.shape), e.type.order, int(e.op), e.components, int(e.precision), int(e.variant),
+  return std::make_tuple(int(e.type.shape), e.type.order, int(e.op), e.components, int(e.precision), e.variant.index(),
                          e.points);
 }
 
 auto sort_key(const TuningKey& k) {
-  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), k.components, int(k.precision), int(k.variant),
+  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), k.components, int(k.precision), k.variant.index(),
                          k.points);
 }
 
@@ -187,7 +187,7 @@ class Parser {
       fail(line, "precision '" + f[4] + "'; expected fp64 or fp32");
     }
     bool named = false;  // the names kernel_variant_name writes, nothing else (no aliases)
-    for (KernelVariant v : all_kernel_variants)
+    for (KernelVariant v : all_kernel_variants())
       if (f[5] == kernel_variant_name(v)) {
         e.variant = v;
         named = true;

@@ -114,12 +114,12 @@ std::vector<cuda::LaunchShape> variant_shapes(ElementType type, Operation op, in
                                               Precision precision, const cuda::DeviceInfo& device) {
   cuda::DeviceInfo unlimited = device;
   unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
+  cuda::LaunchShape shape{type, op, Q, C, S, precision};
+  shape.points_per_direction = Q1;
   std::vector<cuda::LaunchShape> shapes;
-  for (cuda::KernelVariant variant : tuning::all_kernel_variants) {
-    cuda::LaunchShape shape{type, op, Q, C, S, precision};
-    shape.points_per_direction = Q1;
+  for (cuda::KernelVariant variant : cuda::applicable_variants(shape, unlimited)) {
     shape.variant = variant;
-    if (cuda::variant_applies(shape, unlimited)) shapes.push_back(shape);
+    shapes.push_back(shape);
   }
   return shapes;
 }

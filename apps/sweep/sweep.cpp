@@ -142,7 +142,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
     // Rounded as written (0.1 us): the table then reads back exactly as it was made.
     e.time_us = std::max(0.1, std::round(best->median_us * 10) / 10);
     const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, int(c.precision),
-                                     int(c.variant), c.points);
+                                     c.variant.index(), c.points);
     auto it = chosen.find(key);
     if (it == chosen.end() || c.elements > it->second.first) chosen[key] = {c.elements, e};
   }

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <feinterp/tuning/registry.hpp>
 #include <feinterp/tuning/table.hpp>
@@ -22,15 +23,16 @@ namespace {
 
 void summarise(const tuning::TuningTable& t) {
   std::set<std::string> types;
-  std::size_t per_variant[std::size(tuning::all_kernel_variants)] = {};
+  const std::vector<tuning::KernelVariant> all = tuning::all_kernel_variants();
+  std::vector<std::size_t> per_variant(all.size());
   for (const tuning::TuningEntry& e : t.entries) {
     types.insert(to_string(e.type));
-    ++per_variant[int(e.variant)];
+    ++per_variant[std::size_t(e.variant.index())];
   }
   std::string variants;
-  for (tuning::KernelVariant v : tuning::all_kernel_variants)
+  for (tuning::KernelVariant v : all)
     variants += (variants.empty() ? "" : ", ") + std::string(tuning::kernel_variant_name(v)) + " " +
-                std::to_string(per_variant[int(v)]);
+                std::to_string(per_variant[std::size_t(v.index())]);
   std::printf("%s: %s, compute capability %s, points %s: %zu entries over %zu element types (%s)\n", t.source.c_str(),
               t.device.c_str(), t.compute_capability().c_str(), t.point_set.c_str(), t.entries.size(), types.size(),
               variants.c_str());

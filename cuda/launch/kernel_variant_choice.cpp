@@ -4,9 +4,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include <feinterp/cuda/launch/variant_traits.hpp>
 #include <feinterp/tuning/registry.hpp>
-#include <feinterp/cuda/layout/elements_per_thread.hpp>
-#include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 
 namespace feinterp::backends::cuda {
 
@@ -42,7 +41,7 @@ std::optional<KernelVariant> environment_variant() {
   const char* value = std::getenv(kernel_variant_environment_variable);
   const std::string text = value ? value : "";
   if (text.empty() || text == "auto") return std::nullopt;
-  for (KernelVariant v : tuning::all_kernel_variants)
+  for (KernelVariant v : tuning::all_kernel_variants())
     if (text == tuning::kernel_variant_name(v)) return v;
   throw std::invalid_argument(std::string(kernel_variant_environment_variable) + "='" + text + "': expected " +
                               tuning::expected_kernel_variants() + ", or auto");
@@ -51,58 +50,14 @@ std::optional<KernelVariant> environment_variant() {
 }  // namespace
 
 bool variant_applies(const LaunchShape& s, const DeviceInfo& device, std::string* why_not) {
-  auto refuse = [&](const std::string& sentence) {
-    if (why_not) *why_not = sentence;
-    return false;
-  };
-  switch (s.variant) {
-    case KernelVariant::dense: return true;
-    case KernelVariant::dense_async_gather: {
-      if (s.op != Operation::values && s.op != Operation::reference_gradients)
-        return refuse(std::string("the asynchronous-gather kernel computes values and reference gradients, not ") +
-                      operation_name(s.op) +
-                      (s.op == Operation::physical_gradients ? " (whose dense kernel always copies its gather)" : ""));
-      if (packed_elements_per_thread(s.op, s.components) < 2)
-        return refuse("the asynchronous-gather kernel is compiled for C = 1 (two elements per thread), not C = " +
-                      std::to_string(s.components));
-      return true;
-    }
-    case KernelVariant::sum_factorised: {
-      if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
-        return refuse("the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
-                      std::string(shape_name(s.type.shape)));
-      if (s.fused) return refuse("the fused Laplacian has the dense kernel only");
-      if (s.points_per_direction < 1)
-        return refuse("the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
-      if (s.points_per_direction < min_tensor_points_per_direction ||
-          s.points_per_direction > max_tensor_points_per_direction(s.type.order))
-        return refuse(std::to_string(s.points_per_direction) + " points per direction: the sum-factorised kernels are compiled for " +
-                      std::to_string(min_tensor_points_per_direction) + " to " +
-                      std::to_string(max_tensor_points_per_direction(s.type.order)) + " at order " +
-                      std::to_string(s.type.order));
-      if (max_elements_per_block(s, device) < 1)
-        return refuse("one element needs " + std::to_string(packed_shared_bytes(s, 1)) +
-                      " bytes of shared memory in the sum-factorised kernel; " + device.name + " allows " +
-                      std::to_string(device.shared_per_block_optin) + " per block");
-      return true;
-    }
-    case KernelVariant::dense_tensor_cores: {
-      if (s.op != Operation::values && s.op != Operation::reference_gradients)
-        return refuse(std::string("the tensor-core kernel computes values and reference gradients, not ") +
-                      operation_name(s.op));
-      if (s.precision != Precision::fp64)
-        return refuse("the tensor-core kernel is FP64 (DMMA); FP32 runs on the CUDA cores");
-      if (device.major < 8)
-        return refuse(device.name + " (compute capability " + device.compute_capability() +
-                      ") has no FP64 tensor cores: they need 8.0 or newer");
-      if (max_elements_per_block(s, device) < 1)
-        return refuse("one element needs " + std::to_string(packed_shared_bytes(s, 1)) +
-                      " bytes of shared memory in the tensor-core kernel; " + device.name + " allows " +
-                      std::to_string(device.shared_per_block_optin) + " per block");
-      return true;
-    }
-  }
-  return refuse("unknown kernel variant");
+  return variant_traits(s.variant).applies(s, device, why_not);
+}
+
+std::vector<KernelVariant> applicable_variants(const LaunchShape& s, const DeviceInfo& device) {
+  std::vector<KernelVariant> variants;
+  for (KernelVariant v : tuning::all_kernel_variants())
+    if (variant_applies(with_variant(s, v), device)) variants.push_back(v);
+  return variants;
 }
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
@@ -134,8 +89,7 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
     LaunchShape at_measured = s;
     at_measured.points = measured->points;
     const tuning::TuningEntry* fastest = nullptr;
-    for (KernelVariant v : tuning::all_kernel_variants) {
-      if (!variant_applies(with_variant(s, v), device)) continue;
+    for (KernelVariant v : applicable_variants(s, device)) {
       const tuning::TuningEntry* entry = table->find(key_of(at_measured, v));
       if (entry && (!fastest || entry->time_us < fastest->time_us)) fastest = entry;
     }

@@ -2,7 +2,8 @@
 // Which kernel variant (tuning/kernel_variant.hpp) computes a launch: the one place that decides it.
 // elements_per_block is decided after it, for that variant (launch_config.hpp).
 //
-// Where each variant applies (variant_applies):
+// Where each variant applies (variant_applies, which reads the variant's traits: launch/variant_traits.cpp
+// for the built-in ones, cuda/kernel_variants.hpp for one registered later):
 //   dense           always
 //   sum_factorised  an operation or transpose of a quadrilateral or hexahedron whose point set is a
 //                   tensor product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp
@@ -45,6 +46,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/tuning/kernel_variant.hpp>
@@ -62,6 +64,10 @@ inline constexpr const char* kernel_variant_environment_variable = "FEINTERP_KER
 /// True when shape.variant can compute the launch on `device` (above); otherwise false and, when given,
 /// `why_not` says why in one sentence.
 bool variant_applies(const LaunchShape& shape, const DeviceInfo& device, std::string* why_not = nullptr);
+
+/// The variants registered (tuning::all_kernel_variants) that apply to the launch on `device`, in
+/// registration order (shape.variant is ignored): what the sweep times and step 3 compares.
+std::vector<KernelVariant> applicable_variants(const LaunchShape& shape, const DeviceInfo& device);
 
 /// The decision above; shape.variant is ignored. `table` as in choose_elements_per_block (nullptr: no
 /// table). Throws std::invalid_argument for a requested variant that does not apply, or a bad

@@ -7,18 +7,14 @@
 #include <string>
 
 #include <feinterp/core/limits.hpp>
-#include <feinterp/tuning/registry.hpp>
-#include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
+#include <feinterp/cuda/launch/variant_traits.hpp>
 #include <feinterp/cuda/layout/elements_per_thread.hpp>
-#include <feinterp/cuda/layout/shared_layout.hpp>
-#include <feinterp/cuda/layout/tensor_launch_shape.hpp>
-#include <feinterp/cuda/layout/tensor_transpose_launch_shape.hpp>
+#include <feinterp/fem/sum_factorisation.hpp>
+#include <feinterp/tuning/registry.hpp>
 
 namespace feinterp::backends::cuda {
 
 namespace {
-
-std::size_t real_bytes(Precision precision) { return precision == Precision::fp64 ? sizeof(double) : sizeof(float); }
 
 tuning::DeviceIdentity identity(const DeviceInfo& device) { return {device.name, device.major, device.minor}; }
 
@@ -41,21 +37,9 @@ std::string describe_launch(const LaunchShape& s) {
 
 int threads_per_element(int points) { return std::min(points, max_threads_per_element); }
 
-int threads_per_element(const LaunchShape& s) {
-  if (s.variant == KernelVariant::sum_factorised)  // forward: a thread per line and field; transposes: per lattice point
-    return is_transpose(s.op) ? tensor_threads_per_element(dimension(s.type.shape), s.type.order + 1, s.points_per_direction)
-                              : tensor_forward_threads_per_element(dimension(s.type.shape), s.type.order + 1,
-                                                                   s.points_per_direction,
-                                                                   tensor_forward_fields(s.op, s.components, s.space_dimension));
-  if (s.variant == KernelVariant::dense_tensor_cores) return tensor_core_threads_per_element;
-  if (!is_transpose(s.op)) return threads_per_element(s.points);
-  return std::min(std::max(s.points, nodes_per_element(s.type)), max_threads_per_element);
-}
+int threads_per_element(const LaunchShape& s) { return variant_traits(s.variant).threads_per_element(s); }
 
-int elements_per_thread(const LaunchShape& s) {
-  return tuning::runs_packed_dense_kernel(s.variant) && !is_transpose(s.op) ? packed_elements_per_thread(s.op, s.components)
-                                                                             : 1;
-}
+int elements_per_thread(const LaunchShape& s) { return variant_traits(s.variant).elements_per_thread(s); }
 
 int threads_per_block(const LaunchShape& s, int elements_per_block) {
   return threads_per_element(s) * packed_element_slots(elements_per_block, elements_per_thread(s));
@@ -66,27 +50,7 @@ bool geometric(const LaunchShape& s) {
 }
 
 std::size_t packed_shared_bytes(const LaunchShape& s, int elements_per_block) {
-  if (s.variant == KernelVariant::sum_factorised && is_transpose(s.op))
-    return tensor_transpose_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction,
-                                          s.space_dimension, s.op, geometric(s), s.components, elements_per_block,
-                                          real_bytes(s.precision))
-        .bytes;
-  if (s.variant == KernelVariant::sum_factorised)
-    return tensor_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction, s.space_dimension,
-                                s.op, s.components, elements_per_block, real_bytes(s.precision), s.tensor_buffer_residues)
-        .bytes;
-  if (s.variant == KernelVariant::dense_tensor_cores)
-    return tensor_core_shared_layout(nodes_per_element(s.type), s.op == Operation::values ? 1 : dimension(s.type.shape),
-                                   s.points, s.components, elements_per_block)
-        .bytes;
-  if (is_transpose(s.op))
-    return transpose_shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op,
-                                   geometric(s), s.fused, s.points, s.components, elements_per_block,
-                                   real_bytes(s.precision))
-        .bytes;
-  return shared_layout(nodes_per_element(s.type), dimension(s.type.shape), s.space_dimension, s.op, s.points,
-                       s.components, elements_per_block, real_bytes(s.precision))
-      .bytes;
+  return variant_traits(s.variant).shared_bytes(s, elements_per_block);
 }
 
 int max_elements_per_block(const LaunchShape& s, const DeviceInfo& device) {

@@ -372,7 +372,7 @@ TEST(TuningTable, Version3HasAVariantColumn) {
 // The variants' names (tuning/kernel_variant.hpp): each parses back to itself, the command-line aliases
 // parse too, anything else is refused with the list, and the two that run the packed dense kernel say so.
 TEST(KernelVariantNames, ParseBackWithTheirAliasesAndRefuseTheRest) {
-  for (KernelVariant v : all_kernel_variants) EXPECT_EQ(parse_kernel_variant(kernel_variant_name(v)), v);
+  for (KernelVariant v : all_kernel_variants()) EXPECT_EQ(parse_kernel_variant(kernel_variant_name(v)), v);
   EXPECT_EQ(parse_kernel_variant("sumfac"), KernelVariant::sum_factorised);
   EXPECT_EQ(parse_kernel_variant("tensor_cores"), KernelVariant::dense_tensor_cores);
   EXPECT_EQ(parse_kernel_variant("async_gather"), KernelVariant::dense_async_gather);
