@@ -71,7 +71,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   }
 
   cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
-    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? int(*l.variant) : -1,
+    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? l.variant->index() : -1,
                                                                int(l.tensor_strides)}];
     if (!p) {
       cuda::PlanOptions options;
