@@ -59,8 +59,17 @@ if(TARGET feinterp_mesh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
 endif()
-# libfeinterp_cuda.so holds the CUDA runtime (statically linked, hidden: cuda/CMakeLists.txt), so
-# the package ships no runtime library and a consumer needs neither the toolkit nor libcudart.so.
+# libfeinterp_cuda.so holds its own copy of the CUDA runtime, hidden (cuda/CMakeLists.txt). The static
+# front door calls the runtime too (ExecutorArray, DeviceBuffer), so a package of static libraries also
+# ships the runtime's static library, which NVIDIA's CUDA EULA (Attachment A) lets us redistribute, as
+# feinterp::cudart_static (feinterpConfig.cmake): a CPU-only FEM code links a CUDA build without the
+# toolkit and runs without libcudart.so.
+set(FEINTERP_PACKAGE_CUDART "")
+if(TARGET feinterp_cuda AND NOT BUILD_SHARED_LIBS)
+  get_target_property(_feinterp_cudart CUDA::cudart_static IMPORTED_LOCATION)
+  install(FILES ${_feinterp_cudart} DESTINATION ${CMAKE_INSTALL_LIBDIR}/feinterp)
+  set(FEINTERP_PACKAGE_CUDART ${CMAKE_INSTALL_LIBDIR}/feinterp/libcudart_static.a)
+endif()
 
 install(TARGETS ${_feinterp_export_targets}
   EXPORT feinterpTargets

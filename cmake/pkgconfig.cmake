@@ -5,8 +5,9 @@
 #   c++ -std=c++17 tool.cpp $(pkg-config --cflags --libs feinterp-mesh)     adds feinterp::mesh (Gmsh)
 #
 # With static libraries every library a program needs is in Libs, in link order (a static link resolves
-# left to right): the front door, the CUDA backend (always libfeinterp_cuda.so, the CUDA runtime
-# inside), its tuning tables, the CPU backend, fem, then the system libraries. With shared libraries, Libs
+# left to right): the front door, the CUDA backend (always libfeinterp_cuda.so, with its own hidden copy
+# of the CUDA runtime), its tuning tables, the CPU backend, fem, then the runtime's static library
+# installed with the package (the front door calls it too) and the system libraries. With shared libraries, Libs
 # names the front door's dependencies too, since its headers expose fem's types; the rest is private.
 # The files are relocatable, as the CMake package is: ${prefix} is found from the .pc file's own
 # folder (${pcfiledir}), so `cmake --install --prefix P` works for any P, chosen at install time.
@@ -16,6 +17,9 @@ if(TARGET feinterp_cuda)
 endif()
 string(APPEND _pc_libs " -lfeinterp_cpu -lfeinterp_fem")
 if(NOT BUILD_SHARED_LIBS)
+  if(FEINTERP_PACKAGE_CUDART)
+    string(APPEND _pc_libs " \${prefix}/${FEINTERP_PACKAGE_CUDART} -ldl -lrt")
+  endif()
   string(APPEND _pc_libs " -pthread")
 endif()
 
