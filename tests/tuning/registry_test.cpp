@@ -26,6 +26,7 @@
 #include <feinterp/fem/block.hpp>
 #include <feinterp/tuning/registry.hpp>
 #include <feinterp/tuning/table.hpp>
+#include <feinterp/tests/support/made_up_device.hpp>
 
 using namespace feinterp;
 using namespace feinterp::tuning;
@@ -40,15 +41,7 @@ using feinterp::backends::cuda::threads_per_block;
 namespace {
 
 DeviceInfo device(const std::string& name, int major, int minor, std::size_t shared_per_block_optin = 227 * 1024) {
-  DeviceInfo d;
-  d.ordinal = 0;
-  d.name = name;
-  d.major = major;
-  d.minor = minor;
-  d.multiprocessors = 132;
-  d.shared_per_block_optin = shared_per_block_optin;
-  d.max_threads_per_block = 1024;
-  return d;
+  return test::made_up_device(name, major, minor, shared_per_block_optin);
 }
 
 const DeviceInfo test_gpu = device("Test GPU 3000", 9, 0);

@@ -18,23 +18,14 @@
 #include <feinterp/cuda/launch/launch_config.hpp>
 #include <feinterp/tuning/kernel_variant.hpp>
 #include <feinterp/tuning/table.hpp>
+#include <feinterp/tests/support/made_up_device.hpp>
 
 using namespace feinterp;
 using namespace feinterp::backends::cuda;
 
 namespace {
 
-DeviceInfo test_device() {
-  DeviceInfo d;
-  d.ordinal = 0;
-  d.name = "Test GPU 3000";
-  d.major = 9;
-  d.minor = 0;
-  d.multiprocessors = 132;
-  d.shared_per_block_optin = 227 * 1024;
-  d.max_threads_per_block = 1024;
-  return d;
-}
+DeviceInfo test_device() { return test::made_up_device("Test GPU 3000", 9, 0); }
 
 // The dummy: p1 triangles' forward operations only, 7 threads per element, 3 elements per thread, and
 // 1000 bytes of shared memory per element (numbers no built-in variant has, so that a test that read
