@@ -17,7 +17,7 @@ namespace {
 
 template <class Real>
 KernelSet<Real> dense_kernels(const LaunchShape& s) {
-  return kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.weighted, s.fused);
+  return kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.weighted, s.fused, s.run_time_components);
 }
 
 template <class Real>
@@ -27,15 +27,16 @@ KernelSet<Real> async_gather_kernels(const LaunchShape& s) {
 
 template <class Real>
 KernelSet<Real> tensor_core_kernels(const LaunchShape& s) {
-  return tensor_core_kernel_set<Real>(s.type, s.op, s.components);
+  return tensor_core_kernel_set<Real>(s.type, s.op, s.components, s.run_time_components);
 }
 
 template <class Real>
 KernelSet<Real> sum_factorised_kernels(const LaunchShape& s) {
   if (is_transpose(s.op))
     return sum_factorised_transpose_kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.weighted,
-                                                     s.points_per_direction);
-  return sum_factorised_kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.points_per_direction);
+                                                     s.points_per_direction, s.run_time_components);
+  return sum_factorised_kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.points_per_direction,
+                                         s.run_time_components);
 }
 
 struct Registry {

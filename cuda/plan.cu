@@ -91,6 +91,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
   LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
                     fused};
   shape.points_per_direction = tensor_ ? tensor_->points_per_direction : 0;
+  shape.run_time_components = options_.run_time_components;
   if (options_.kernel == Kernel::baseline && options_.variant && *options_.variant != KernelVariant::dense &&
       !is_transpose(op))
     throw std::invalid_argument(std::string("the baseline kernel is dense: it cannot run the ") +

@@ -61,6 +61,9 @@ struct PlanOptions {
   /// (launch/kernel_variant_choice.hpp); a variant to force it, std::invalid_argument at the first call of
   /// an operation it does not apply to. The fused Laplacian runs the dense variant whatever this says.
   std::optional<KernelVariant> variant;
+  /// Every launch runs its variant's run-time-C kernel, even where C has a compiled one
+  /// (layout/component_kernels.hpp): what the benchmarks and tests compare the compiled kernels with.
+  bool run_time_components = false;
   cudaStream_t stream = nullptr;
   Summation summation = Summation::atomic;  ///< nodal transposes
   TensorStrides tensor_strides = TensorStrides::counted;

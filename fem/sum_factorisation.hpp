@@ -111,13 +111,13 @@ FEINTERP_HD void accumulate_stage_term(Real (&sum)[Vout], Real b, Real g, const 
 /// per variant, position the output's place in the layout above. The last stage writes
 /// out[(f * d + k) * out_stride + point_map[l] * point_stride] (values: f * out_stride + ...): the
 /// caller's strides, and the lattice point l mapped to the point set's order (null: l itself).
-template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
-FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
-                                 int out_stride = 0, const int* point_map = nullptr, int point_stride = 1) {
+template <int D, int P1, int Q1, bool Gradients, int Stage, class Real>
+FEINTERP_HD void tensor_contract(int fields, int worker, int workers, const Real* in, Real* out, const Real* B,
+                                 const Real* G, int out_stride = 0, const int* point_map = nullptr, int point_stride = 1) {
   using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
   constexpr bool last = Shape::last;
   constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
-  constexpr int units = F * outer * Q1 * inner;
+  const int units = fields * outer * Q1 * inner;
   constexpr int in_size = outer * P1 * inner;    // per variant
   constexpr int out_size = outer * Q1 * inner;   // per variant (intermediate stages)
   for (int unit = worker; unit < units; unit += workers) {
@@ -154,14 +154,15 @@ FEINTERP_HD void tensor_contract(int worker, int workers, const Real* in, Real* 
 /// in[(f * rows_per_field + k) * in_stride + point_map[l]] (values: k = 0; gradients: k < d, the
 /// direction; rows_per_field lets physical gradients, mapped back to d reference directions in rows of
 /// S, be read in place); the others read the previous adjoint stage's output.
-template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
-FEINTERP_HD void tensor_contract_transpose(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
-                                           int in_stride = 0, int rows_per_field = 0, const int* point_map = nullptr) {
+template <int D, int P1, int Q1, bool Gradients, int Stage, class Real>
+FEINTERP_HD void tensor_contract_transpose(int fields, int worker, int workers, const Real* in, Real* out, const Real* B,
+                                           const Real* G, int in_stride = 0, int rows_per_field = 0,
+                                           const int* point_map = nullptr) {
   static_assert(D >= 2 && Stage >= 0 && Stage < D, "a stage of a 2D or 3D contraction");
   constexpr bool first = Stage == D - 1;  // the forward's last stage: its adjoint reads the point data
   constexpr int inner = integer_power(Q1, Stage);
   constexpr int outer = integer_power(P1, D - 1 - Stage);
-  constexpr int units = F * outer * P1 * inner;
+  const int units = fields * outer * P1 * inner;
   constexpr int Vnodes = tensor_variants_in(Gradients, Stage);       // variants written (the forward's input)
   constexpr int Vpoints = tensor_variants_out(D, Gradients, Stage);  // variants read (the forward's output)
   constexpr int nodes_size = outer * P1 * inner;                     // per variant written
@@ -229,9 +230,9 @@ FEINTERP_HD double tensor_jacobian(const Real* R, int row_stride, int l, int fir
 /// J's: J[k][d] = R[((C + k) * D + d) * row_stride + l]): J, det J and K in double as in the dense
 /// kernels (fem/geometry.hpp), the C x S gradients written to out[(c * S + k) * out_stride + target].
 /// Returns det J; or-s the point's orientation bit (fem/orientation.hpp) into `orientation`.
-template <int D, int S, int C, class Real>
-FEINTERP_HD double tensor_physical_gradients(const Real* R, int row_stride, int l, Real* out, int out_stride, int target,
-                                             unsigned& orientation) {
+template <int D, int S, class Real>
+FEINTERP_HD double tensor_physical_gradients(int C, const Real* R, int row_stride, int l, Real* out, int out_stride,
+                                             int target, unsigned& orientation) {
   double J[S][D];
   const double det = tensor_jacobian<D, S>(R, row_stride, l, C, J, orientation);
   double K[S][D];
@@ -253,8 +254,8 @@ FEINTERP_HD double tensor_physical_gradients(const Real* R, int row_stride, int 
 /// fields before them), det J and its orientation bit; physical gradients g (rows (c * S + k) of `rows`,
 /// column q) mapped back to the d reference directions, K^T g, in place (rows (c * S + d)); then, when
 /// `weight` is not null, every row of the point multiplied by weight[q] |det J|. Returns det J.
-template <int D, int S, int C, int Rows, bool Physical, class Real>
-FEINTERP_HD double tensor_transpose_point(const Real* R, int row_stride, int l, Real* rows, int out_stride, int q,
+template <int D, int S, int Rows, bool Physical, class Real>
+FEINTERP_HD double tensor_transpose_point(int C, const Real* R, int row_stride, int l, Real* rows, int out_stride, int q,
                                           const Real* weight, unsigned& orientation) {
   double J[S][D];
   const double det = tensor_jacobian<D, S>(R, row_stride, l, 0, J, orientation);

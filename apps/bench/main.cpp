@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/tuning/registry.hpp>
@@ -60,6 +61,7 @@ struct Row {
   offset_t bytes;
   double baseline_ms, packed_ms, host_us;
   cuda::KernelVariant variant;  // the variant the packed launch ran
+  bool run_time_components;     // its run-time-C kernel, not one compiled for C
 };
 
 /// Whether `variant` applies to the configuration on this process's device (the space dimension of the
@@ -115,7 +117,16 @@ int main(int argc, char** argv) {
                  "with the fewest bank conflicts, the default) or odd (the smallest odd ones, to measure what the "
                  "count buys)")
       ->check(CLI::IsMember({"counted", "odd"}));
+  std::string components_kernel = "compiled";
+  app.add_option("--components-kernel", components_kernel,
+                 "the packed launch's kernel for the component count: compiled (one specialised on C where C is "
+                 "compiled, the run-time-C kernel above: cuda/layout/component_kernels.hpp), run-time (the run-time-C "
+                 "kernel at every C) or both (a row each, to compare them)")
+      ->check(CLI::IsMember({"compiled", "run-time", "both"}));
   CLI11_PARSE(app, argc, argv);
+  std::vector<bool> run_time_kernels;
+  if (components_kernel != "run-time") run_time_kernels.push_back(false);
+  if (components_kernel != "compiled") run_time_kernels.push_back(true);
   const cuda::TensorStrides strides = tensor_strides == "odd" ? cuda::TensorStrides::odd : cuda::TensorStrides::counted;
   int& repeats = run.repeats;
   const int warmup = run.warmup;
@@ -136,8 +147,11 @@ int main(int argc, char** argv) {
             const tuning::CaseLaunch baseline{cuda::Kernel::baseline, 0};
             const std::vector<double> reference = bench.result(baseline);
             double baseline_ms = 0;
-            for (const std::string& name : variant_names) {
-              tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name), strides};
+            for (const std::string& name : variant_names)
+            for (bool run_time : run_time_kernels) {
+              if (!run_time && components_kernel == "both" && cuda::uses_run_time_components(C, false))
+                continue;  // no compiled kernel at this C: the run-time row is the only one
+              tuning::CaseLaunch packed{cuda::Kernel::packed, 0, requested_variant(name), strides, run_time};
               std::string why_not;
               if (packed.variant && !variant_applies_here(type, op, points, C, precision, *packed.variant, &why_not)) {
                 std::fprintf(stderr, "  C=%d %-19s %s %s: does not apply (%s), skipped\n", C, operation_name(op),
@@ -164,14 +178,15 @@ int main(int argc, char** argv) {
               if (baseline_ms == 0) baseline_ms = bench.time(baseline, warmup, repeats, run.issue).median_ms;
               Row row{type, C, op, precision, mesh.element_count(), mesh.node_count(), points.size(),
                       config.elements_per_block, bench.rotations(), bench.minimal_bytes(), baseline_ms, 0, 0,
-                      config.variant};
+                      config.variant, cuda::uses_run_time_components(C, run_time)};
               const tuning::Timing timing = bench.time(packed, warmup, repeats, run.issue);
               row.packed_ms = timing.median_ms;
               row.host_us = timing.host_us;
               rows.push_back(row);
-              std::fprintf(stderr, "  C=%d %-19s %s baseline %8.3f ms  packed %8.3f ms (%s, %d/block)  %5.1f%% of copy\n",
+              std::fprintf(stderr, "  C=%d %-19s %s baseline %8.3f ms  packed %8.3f ms (%s%s, %d/block)  %5.1f%% of copy\n",
                            C, operation_name(op), precision_name(precision), row.baseline_ms, row.packed_ms,
-                           tuning::kernel_variant_name(row.variant), row.elements_per_block,
+                           tuning::kernel_variant_name(row.variant), row.run_time_components ? ", run-time C" : "",
+                           row.elements_per_block,
                            100.0 * gbs(row.bytes, row.packed_ms) / copy);
             }
           }
@@ -181,9 +196,9 @@ int main(int argc, char** argv) {
                 "back-to-back launches, %s (ms); host: the cost of one call on the host (us)\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), feinterp::app::numbering_name(selection.numbering), repeats,
                 tuning::batch_issue_name(run.issue));
-    std::printf("%-15s %2s %-19s %4s %-19s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C", "operation",
-                "prec", "variant", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup", "GB/s", "%copy", "base%",
-                "host");
+    std::printf("%-15s %2s %-19s %4s %-19s %-8s %9s %4s %8s %10s %10s %5s %7s %8s %7s %7s %7s\n", "element", "C",
+                "operation", "prec", "variant", "C kernel", "elements", "Q", "MB", "baseline", "packed", "e/blk", "speedup",
+                "GB/s", "%copy", "base%", "host");
     std::ostringstream csv;
     csv << "# feinterp-bench, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", numbering "
@@ -192,18 +207,19 @@ int main(int argc, char** argv) {
         << feinterp::app::git_revision() << "\n";
     csv << "element,order,components,operation,precision,variant,elements,nodes,points,minimal_bytes,rotations,"
            "baseline_ms,packed_ms,elements_per_block,speedup,baseline_gbs,packed_gbs,copy_gbs,baseline_fraction_of_copy,"
-           "packed_fraction_of_copy,host_us_per_call\n";
+           "packed_fraction_of_copy,host_us_per_call,components_kernel\n";
     for (const Row& r : rows) {
       const double packed_gbs = gbs(r.bytes, r.packed_ms), baseline_gbs = gbs(r.bytes, r.baseline_ms);
-      std::printf("%-15s %2d %-19s %4s %-19s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
+      const char* components_kernel_name = r.run_time_components ? "run-time" : "compiled";
+      std::printf("%-15s %2d %-19s %4s %-19s %-8s %9lld %4d %8.1f %10.3f %10.3f %5d %6.2fx %8.0f %6.1f%% %6.1f%% %7.2f\n",
                   to_string(r.type).c_str(), r.components, operation_name(r.op), precision_name(r.precision),
-                  tuning::kernel_variant_name(r.variant), (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
+                  tuning::kernel_variant_name(r.variant), components_kernel_name, (long long)r.elements, r.points, r.bytes / 1e6, r.baseline_ms, r.packed_ms, r.elements_per_block,
                   r.baseline_ms / r.packed_ms, packed_gbs, 100 * packed_gbs / copy, 100 * baseline_gbs / copy, r.host_us);
       csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << r.components << ',' << operation_name(r.op) << ','
           << precision_name(r.precision) << ',' << tuning::kernel_variant_name(r.variant) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ',' << r.bytes
           << ',' << r.rotations << ',' << r.baseline_ms << ',' << r.packed_ms << ',' << r.elements_per_block << ','
           << r.baseline_ms / r.packed_ms << ',' << baseline_gbs << ',' << packed_gbs << ',' << copy << ','
-          << baseline_gbs / copy << ',' << packed_gbs / copy << ',' << r.host_us << '\n';
+          << baseline_gbs / copy << ',' << packed_gbs / copy << ',' << r.host_us << ',' << components_kernel_name << '\n';
     }
     if (!csv_path.empty()) write_file_atomically(csv_path, csv.str());
   } catch (const std::exception& e) {

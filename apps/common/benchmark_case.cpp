@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/cuda/runtime/error.hpp>
 #include <feinterp/core/traffic.hpp>
 
 namespace feinterp::tuning {
@@ -26,8 +27,8 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   struct Set {
     std::shared_ptr<const cuda::DeviceBlock> block;
     cuda::DeviceBuffer<Real> field, coordinates, out, detj;
-    std::map<std::tuple<int, int, int, int>, std::unique_ptr<cuda::Plan<Real>>>
-        plans;  // per (kernel, elements_per_block, variant, tensor strides)
+    std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<cuda::Plan<Real>>>
+        plans;  // per (kernel, elements_per_block, variant, tensor strides, run-time C)
   };
   CaseSpec spec;
   std::vector<Set> sets;
@@ -72,7 +73,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
 
   cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
     std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? l.variant->index() : -1,
-                                                               int(l.tensor_strides)}];
+                                                               int(l.tensor_strides), l.run_time_components}];
     if (!p) {
       cuda::PlanOptions options;
       options.kernel = l.kernel;
@@ -80,6 +81,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
       options.variant = l.variant;
       options.tensor_strides = l.tensor_strides;
       options.summation = spec.summation;
+      options.run_time_components = l.run_time_components;
       p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
                                              options);
     }

@@ -37,6 +37,7 @@ struct CaseLaunch {
   int elements_per_block = 0;
   std::optional<cuda::KernelVariant> variant;
   cuda::TensorStrides tensor_strides = cuda::TensorStrides::counted;
+  bool run_time_components = false;  ///< the variant's run-time-C kernel (cuda::PlanOptions::run_time_components)
 };
 
 class BenchmarkCase {

@@ -9,18 +9,18 @@
 #               itself (visit) and is instantiated once per precision
 #   SHAPES      all (FEINTERP_ELEMENT_SHAPES), tensor (the shapes with a tensor-product basis) or none
 #   SPLIT       shape: one unit per (shape, precision), its three orders together; order: one per (shape,
-#               order, precision). The sum-factorised sets hold 400 to 1100 kernels per order (Q1 = 1..p+3
-#               x C x the operations), so a unit per order lets a many-core build compile them side by side.
+#               order, precision). The sum-factorised sets hold the most kernels per order (Q1 = 1..p+3 x the
+#               compiled C x the operations), so a unit per order lets a many-core build compile them side by side.
 set(FEINTERP_ELEMENT_SHAPES line triangle quadrilateral tetrahedron hexahedron)
 set(FEINTERP_TENSOR_SHAPES quadrilateral hexahedron)
 set(FEINTERP_ELEMENT_ORDERS 1 2 3)
 set(FEINTERP_KERNEL_SETS
-  "dense|dense/kernel_set.cuh|kernel_set<@ELEMENT@, @REAL@>|Operation, int, int|double float|all|shape"
+  "dense|dense/kernel_set.cuh|kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool|double float|all|shape"
   "dense_async_gather|dense/async_gather_kernel_set.cuh|async_gather_kernel_set<@REAL@>|ElementType, Operation, int|double float|none|shape"
-  "transpose|transpose/transpose_kernel_set.cuh|transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, bool|double float|all|shape"
-  "tensor_cores|tensor_cores/tensor_core_kernel_set.cuh|tensor_core_kernel_set<@ELEMENT@>|Operation, int|double|all|shape"
-  "sum_factorised|sum_factorised/sum_factorised_kernel_set.cuh|sum_factorised_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int|double float|tensor|order"
-  "sum_factorised_transpose|sum_factorised/sum_factorised_transpose_kernel_set.cuh|sum_factorised_transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, int|double float|tensor|order")
+  "transpose|transpose/transpose_kernel_set.cuh|transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, bool, bool|double float|all|shape"
+  "tensor_cores|tensor_cores/tensor_core_kernel_set.cuh|tensor_core_kernel_set<@ELEMENT@>|Operation, int, bool|double|all|shape"
+  "sum_factorised|sum_factorised/sum_factorised_kernel_set.cuh|sum_factorised_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int, bool|double float|tensor|order"
+  "sum_factorised_transpose|sum_factorised/sum_factorised_transpose_kernel_set.cuh|sum_factorised_transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, int, bool|double float|tensor|order")
 
 # feinterp_kernel_instantiations(OUTPUT_DIRECTORY SOURCES_VARIABLE): writes the units, returns their paths.
 function(feinterp_kernel_instantiations directory sources_variable)

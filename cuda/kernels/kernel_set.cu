@@ -6,15 +6,17 @@
 namespace feinterp::backends::cuda {
 
 template <class Real>
-KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted, bool fused) {
+KernelSet<Real> kernel_set(ElementType type, Operation op, int components, int space_dimension, bool weighted, bool fused,
+                           bool run_time_components) {
   return visit(type, [&](auto element) {
     using Element = decltype(element);
-    if (is_transpose(op)) return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, fused);
-    return kernel_set<Element, Real>(op, components, space_dimension);
+    if (is_transpose(op))
+      return transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, fused, run_time_components);
+    return kernel_set<Element, Real>(op, components, space_dimension, run_time_components);
   });
 }
 
-template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool, bool);
-template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool, bool);
+template KernelSet<double> kernel_set<double>(ElementType, Operation, int, int, bool, bool, bool);
+template KernelSet<float> kernel_set<float>(ElementType, Operation, int, int, bool, bool, bool);
 
 }  // namespace feinterp::backends::cuda

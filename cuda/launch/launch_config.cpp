@@ -32,7 +32,8 @@ std::string describe_launch(const LaunchShape& s) {
   return to_string(s.type) + ", " + operation_name(s.op) +
          (s.fused ? " (fused Laplacian)" : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " +
          std::to_string(s.components) + ", Q = " + std::to_string(s.points) + ", " + precision_name(s.precision) +
-         (s.variant != KernelVariant::dense ? std::string(", ") + tuning::kernel_variant_name(s.variant) : std::string());
+         (s.variant != KernelVariant::dense ? std::string(", ") + tuning::kernel_variant_name(s.variant) : std::string()) +
+         (s.run_time_components ? ", run-time C" : "");
 }
 
 int threads_per_element(int points) { return std::min(points, max_threads_per_element); }

@@ -49,6 +49,9 @@ struct LaunchShape {
   /// The sum-factorised forward kernel's per-element buffer strides modulo the banks (default: the
   /// smallest odd ones; launch/tensor_bank_conflicts.hpp chooses others).
   TensorBufferResidues tensor_buffer_residues;
+  /// The run-time-C kernel even where C has a compiled one (layout/component_kernels.hpp): benchmarks and
+  /// tests compare the two. Beyond the compiled counts it runs anyway.
+  bool run_time_components = false;
 };
 
 /// "hexahedron p3, reference_gradients, C = 1, Q = 64, fp64, sum_factorised": for messages.

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/elements_per_thread.hpp>
 #include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
@@ -38,7 +39,10 @@ int dense_threads_per_element(const LaunchShape& s) {
 }
 
 int dense_elements_per_thread(const LaunchShape& s) {
-  return is_transpose(s.op) ? 1 : packed_elements_per_thread(s.op, s.components);
+  // The run-time-C kernel computes one element per thread.
+  if (is_transpose(s.op) || uses_run_time_components(s.components, s.run_time_components, compiled_forward_components))
+    return 1;
+  return packed_elements_per_thread(s.op, s.components);
 }
 
 std::size_t dense_shared_bytes(const LaunchShape& s, int elements_per_block) {
@@ -60,6 +64,8 @@ bool async_gather_applies(const LaunchShape& s, const DeviceInfo&, std::string* 
     return refuse(why_not, std::string("the asynchronous-gather kernel computes values and reference gradients, not ") +
                                operation_name(s.op) +
                                (s.op == Operation::physical_gradients ? " (whose dense kernel always copies its gather)" : ""));
+  if (s.run_time_components)
+    return refuse(why_not, "the asynchronous-gather kernel has no run-time-C form: it is compiled for C = 1 only");
   if (packed_elements_per_thread(s.op, s.components) < 2)
     return refuse(why_not, "the asynchronous-gather kernel is compiled for C = 1 (two elements per thread), not C = " +
                                std::to_string(s.components));

@@ -78,13 +78,14 @@ FEINTERP_HD constexpr int tensor_lines_stage_size(int d, int P1, int Q1, int fie
 /// Stage `Stage`, one line per worker, in the line layout above; the arguments are tensor_contract's.
 /// The last stage writes out[(f * Vout + v) * out_stride + point_map[l] * point_stride] (null map: l
 /// itself).
-template <int D, int P1, int Q1, int F, bool Gradients, int Stage, class Real>
-FEINTERP_HD void tensor_contract_lines(int worker, int workers, const Real* in, Real* out, const Real* B, const Real* G,
-                                       int out_stride = 0, const int* point_map = nullptr, int point_stride = 1) {
+template <int D, int P1, int Q1, bool Gradients, int Stage, class Real>
+FEINTERP_HD void tensor_contract_lines(int fields, int worker, int workers, const Real* in, Real* out, const Real* B,
+                                       const Real* G, int out_stride = 0, const int* point_map = nullptr,
+                                       int point_stride = 1) {
   using Shape = TensorStage<D, P1, Q1, Gradients, Stage>;
   constexpr bool last = Shape::last;
   constexpr int inner = Shape::inner, outer = Shape::outer, Vin = Shape::variants_in, Vout = Shape::variants_out;
-  constexpr int lines = F * outer * inner;
+  const int lines = fields * outer * inner;
   // Input steps along a_s and o: stage 0 reads the padded lattice rows, a later stage the previous
   // stage's padded rows (a_s is that stage's first outer index).
   constexpr int in_step = Stage == 0 ? 1 : tensor_lines_stage_row(Q1, Stage - 1);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// One forward call through the CUDA backend's plan, for the GPU tests of the kernel variants: the
-// field and coordinates rounded to the plan's precision, outputs poisoned with NaN on the device, apply
-// and check(), and what the launch was (its variant and elements per block); the CPU executor's answer
-// to compare with; and how many elements per block a forced variant fits on this device.
+// One forward or transpose call through the CUDA backend's plan, for the GPU tests of the kernel
+// variants: the field and coordinates rounded to the plan's precision, outputs poisoned with NaN on the
+// device, apply and check(), and what the launch was (its variant and elements per block); the CPU
+// executor's answer to compare with; and how many elements per block a forced variant fits on this device.
 #pragma once
 
 #include <cmath>
@@ -74,6 +74,46 @@ inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointS
 inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointSet& points,
                             const std::vector<double>& u, int C) {
   return cpu(op, block, points, u, C, block.view());
+}
+
+/// The transpose of `op` of point data f on the CPU executor (the front door); the output NaN-poisoned,
+/// or `initial` (accumulate).
+inline std::vector<double> cpu_transpose(Operation op, const RandomBlock& block, const PointSet& points,
+                                         const std::vector<double>& f, int C, const TransposeOptions& t,
+                                         const std::vector<double>* initial = nullptr) {
+  InterpolatorOptions options;
+  options.executor = Executor::cpu;
+  const Interpolator<double> plan(block.view(), block.node_count(), points, block.coordinates.data(), options);
+  std::vector<double> out = initial ? *initial
+                                    : std::vector<double>(plan.output_size(transpose_of(op), C, t.target),
+                                                          std::numeric_limits<double>::quiet_NaN());
+  plan.apply_transpose(op, {f.data(), f.size(), C}, {out.data(), out.size()}, t);
+  return out;
+}
+
+/// The same through the CUDA backend's plan in precision Real.
+template <class Real>
+GpuRun gpu_transpose(Operation op, const RandomBlock& block, const PointSet& points, const std::vector<double>& f, int C,
+                     const TransposeOptions& t, const backends::cuda::PlanOptions& options,
+                     const std::vector<double>* initial = nullptr) {
+  namespace cuda = backends::cuda;
+  auto device_block =
+      std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
+  const std::size_t size = t.target == TransposeTarget::nodes
+                               ? std::size_t(block.node_count()) * C
+                               : std::size_t(block.elements) * std::size_t(nodes_per_element(block.type)) * C;
+  std::vector<Real> start = initial ? std::vector<Real>(initial->begin(), initial->end())
+                                    : std::vector<Real>(size, std::numeric_limits<Real>::quiet_NaN());
+  cuda::DeviceBuffer<Real> df(std::vector<Real>(f.begin(), f.end())),
+      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())), dout(start);
+  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
+  plan.apply_transpose(op, {df.data(), df.size(), C}, {dout.data(), size}, t);
+  plan.check();
+  GpuRun run;
+  run.config = plan.launch_config(transpose_of(op), C, t.weighted);
+  const std::vector<Real> out = dout.to_host();
+  run.out.assign(out.begin(), out.end());
+  return run;
 }
 
 /// Plan options that force `variant` (and a count, 0: the plan's choice).

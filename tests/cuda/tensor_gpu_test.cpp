@@ -56,7 +56,9 @@ constexpr ElementType tensor_types[] = {{Shape::quadrilateral, 1}, {Shape::quadr
 using test::cpu;
 using test::forced;
 using test::gpu;
+using test::cpu_transpose;
 using test::GpuRun;
+using test::gpu_transpose;
 
 std::vector<int> space_dimensions(ElementType type) {
   return dimension(type.shape) == 3 ? std::vector<int>{3} : std::vector<int>{2, 3};
@@ -271,45 +273,6 @@ TEST_P(SumFactorisedGpu, OrientationPolicyAsTheDenseKernel) {
 }
 
 // ---- the transposes ---------------------------------------------------------------------------------------
-
-/// The transpose of `op` of point data f on the CPU executor (the front door); the output NaN-poisoned,
-/// or `initial` (accumulate).
-std::vector<double> cpu_transpose(Operation op, const test::RandomBlock& block, const PointSet& points,
-                                  const std::vector<double>& f, int C, const TransposeOptions& t,
-                                  const std::vector<double>* initial = nullptr) {
-  InterpolatorOptions options;
-  options.executor = Executor::cpu;
-  const Interpolator<double> plan(block.view(), block.node_count(), points, block.coordinates.data(), options);
-  std::vector<double> out = initial ? *initial
-                                    : std::vector<double>(plan.output_size(transpose_of(op), C, t.target),
-                                                          std::numeric_limits<double>::quiet_NaN());
-  plan.apply_transpose(op, {f.data(), f.size(), C}, {out.data(), out.size()}, t);
-  return out;
-}
-
-/// The same through the CUDA backend's plan in precision Real.
-template <class Real>
-GpuRun gpu_transpose(Operation op, const test::RandomBlock& block, const PointSet& points, const std::vector<double>& f,
-                     int C, const TransposeOptions& t, const cuda::PlanOptions& options,
-                     const std::vector<double>* initial = nullptr) {
-  auto device_block =
-      std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
-  const std::size_t size = t.target == TransposeTarget::nodes
-                               ? std::size_t(block.node_count()) * C
-                               : std::size_t(block.elements) * std::size_t(nodes_per_element(block.type)) * C;
-  std::vector<Real> start = initial ? std::vector<Real>(initial->begin(), initial->end())
-                                    : std::vector<Real>(size, std::numeric_limits<Real>::quiet_NaN());
-  cuda::DeviceBuffer<Real> df(std::vector<Real>(f.begin(), f.end())),
-      dx(std::vector<Real>(block.coordinates.begin(), block.coordinates.end())), dout(start);
-  const cuda::Plan<Real> plan(device_block, points, dx.data(), options);
-  plan.apply_transpose(op, {df.data(), df.size(), C}, {dout.data(), size}, t);
-  plan.check();
-  GpuRun run;
-  run.config = plan.launch_config(transpose_of(op), C, t.weighted);
-  const std::vector<Real> out = dout.to_host();
-  run.out.assign(out.begin(), out.end());
-  return run;
-}
 
 TEST_P(SumFactorisedGpu, TransposesMatchCpu) {
   FEINTERP_REQUIRE_GPU();

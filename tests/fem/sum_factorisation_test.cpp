@@ -146,10 +146,10 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
     constexpr int s = decltype(s_constant)::value;
     for (int w = 0; w < workers; ++w) {
       if constexpr (Lines)
-        tensor_contract_lines<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map,
+        tensor_contract_lines<D, P1, Q1, gradients, s>(F, w, workers, from.data(), to.data(), B, G, stride, map,
                                                           point_stride);
       else
-        tensor_contract<D, P1, Q1, F, gradients, s>(w, workers, from.data(), to.data(), B, G, stride, map, point_stride);
+        tensor_contract<D, P1, Q1, gradients, s>(F, w, workers, from.data(), to.data(), B, G, stride, map, point_stride);
     }
   };
   std::vector<double> s0(stage_size(0), std::nan(""));
@@ -178,7 +178,7 @@ Results sum_factorised(const TensorStructure& t, const ElementData& e, int worke
         unsigned orientation = 0;
         const int q = point_map[l];
         r.detj[std::size_t(q)] =
-            tensor_physical_gradients<D, S, C>(last.data(), Q, l, rows.data() + std::size_t(q) * CRp, 1, 0, orientation);
+            tensor_physical_gradients<D, S>(C, last.data(), Q, l, rows.data() + std::size_t(q) * CRp, 1, 0, orientation);
         EXPECT_EQ(orientation, orientation_positive) << "point " << q;
       }
   }
@@ -243,18 +243,18 @@ std::vector<double> sum_factorised_transpose(const TensorStructure& t, const Ele
     std::vector<double> x1(D == 3 ? std::size_t(tensor_stage_size(D, P1, Q1, S, true, 1)) : 0), J(static_cast<std::size_t>(S) * D * Q);
     for (int n = 0; n < N; ++n)
       for (int k = 0; k < S; ++k) x[std::size_t(k) * N + t.node_lattice[std::size_t(n)]] = e.x[std::size_t(n) * 3 + k];
-    for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 0>(w, workers, x.data(), x0.data(), B, G);
+    for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, true, 0>(S, w, workers, x.data(), x0.data(), B, G);
     if constexpr (D == 2) {
-      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 1>(w, workers, x0.data(), J.data(), B, G, Q);
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, true, 1>(S, w, workers, x0.data(), J.data(), B, G, Q);
     } else {
-      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 1>(w, workers, x0.data(), x1.data(), B, G);
-      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, S, true, 2>(w, workers, x1.data(), J.data(), B, G, Q);
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, true, 1>(S, w, workers, x0.data(), x1.data(), B, G);
+      for (int w = 0; w < workers; ++w) tensor_contract<D, P1, Q1, true, 2>(S, w, workers, x1.data(), J.data(), B, G, Q);
     }
     const double* w_q = weights ? weights->data() : nullptr;
     for (int w = 0; w < workers; ++w)
       for (int l = w; l < Q; l += workers) {
         unsigned orientation = 0;
-        tensor_transpose_point<D, S, C, R, physical>(J.data(), Q, l, rows.data(), Qp, point_map[l], w_q, orientation);
+        tensor_transpose_point<D, S, R, physical>(C, J.data(), Q, l, rows.data(), Qp, point_map[l], w_q, orientation);
         EXPECT_EQ(orientation, orientation_positive);
       }
   }
@@ -264,13 +264,13 @@ std::vector<double> sum_factorised_transpose(const TensorStructure& t, const Ele
   std::vector<double> lattice(static_cast<std::size_t>(C) * N, std::nan(""));
   if constexpr (D == 2) {
     for (int w = 0; w < workers; ++w)
-      tensor_contract_transpose<D, P1, Q1, C, gradients, 1>(w, workers, rows.data(), a0.data(), B, G, Qp, R, point_map);
+      tensor_contract_transpose<D, P1, Q1, gradients, 1>(C, w, workers, rows.data(), a0.data(), B, G, Qp, R, point_map);
   } else {
     for (int w = 0; w < workers; ++w)
-      tensor_contract_transpose<D, P1, Q1, C, gradients, 2>(w, workers, rows.data(), a1.data(), B, G, Qp, R, point_map);
-    for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, C, gradients, 1>(w, workers, a1.data(), a0.data(), B, G);
+      tensor_contract_transpose<D, P1, Q1, gradients, 2>(C, w, workers, rows.data(), a1.data(), B, G, Qp, R, point_map);
+    for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, gradients, 1>(C, w, workers, a1.data(), a0.data(), B, G);
   }
-  for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, C, gradients, 0>(w, workers, a0.data(), lattice.data(), B, G);
+  for (int w = 0; w < workers; ++w) tensor_contract_transpose<D, P1, Q1, gradients, 0>(C, w, workers, a0.data(), lattice.data(), B, G);
   std::vector<double> r(static_cast<std::size_t>(N) * C);
   for (int n = 0; n < N; ++n)
     for (int c = 0; c < C; ++c) r[std::size_t(n) * C + c] = lattice[std::size_t(c) * N + t.node_lattice[std::size_t(n)]];

@@ -7,10 +7,9 @@
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 
-#include <feinterp/core/limits.hpp>
 #include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
+#include <feinterp/cuda/kernels/component_dispatch.hpp>
 #include <feinterp/cuda/kernels/kernel_set.hpp>
 #include <feinterp/cuda/kernels/dense/packed_kernel.cuh>
 #include <feinterp/cuda/kernels/tabulate_kernel.cuh>
@@ -60,14 +59,10 @@ KernelSet<Real> dense_set() {
   return set;
 }
 
-template <class Element, Operation Op, int S, class Real, int... Cs>
-KernelSet<Real> by_components(int components, std::integer_sequence<int, Cs...>) {
-  KernelSet<Real> set{};
-  const bool found = ((components == Cs + 1 && (set = dense_set<Element, Cs + 1, Op, S, Real>(), true)) || ...);
-  if (!found)
-    throw std::invalid_argument("unsupported component count " + std::to_string(components) +
-                                ": expected 1 to " + std::to_string(max_components));
-  return set;
+template <class Element, Operation Op, int S, class Real>
+KernelSet<Real> by_components(int components, bool run_time) {
+  return for_components<compiled_forward_components>(
+      components, run_time, [](auto c) { return dense_set<Element, decltype(c)::value, Op, S, Real>(); });
 }
 
 /// The space dimension that values and reference gradients are instantiated with (they never read it):
@@ -78,15 +73,14 @@ inline constexpr int default_space_dimension_of = Element::dimension == 3 ? 3 : 
 // Only physical gradients read the space dimension: the other operations are instantiated once, with
 // the element's default (default_space_dimension_of).
 template <class Element, Operation Op, class Real>
-KernelSet<Real> by_space_dimension(int components, int space_dimension) {
-  using Cs = std::make_integer_sequence<int, max_components>;
+KernelSet<Real> by_space_dimension(int components, int space_dimension, bool run_time) {
   constexpr int D = Element::dimension;
   if constexpr (Op != Operation::physical_gradients) {
-    return by_components<Element, Op, default_space_dimension_of<Element>, Real>(components, Cs{});
+    return by_components<Element, Op, default_space_dimension_of<Element>, Real>(components, run_time);
   } else {
-    if (space_dimension == 3) return by_components<Element, Op, 3, Real>(components, Cs{});
+    if (space_dimension == 3) return by_components<Element, Op, 3, Real>(components, run_time);
     if constexpr (D <= 2)
-      if (space_dimension == 2) return by_components<Element, Op, 2, Real>(components, Cs{});
+      if (space_dimension == 2) return by_components<Element, Op, 2, Real>(components, run_time);
     throw std::invalid_argument("space dimension " + std::to_string(space_dimension) + " for an element of dimension " +
                                 std::to_string(D) + ": expected " + (D == 3 ? "3" : "2 or 3"));
   }
@@ -95,14 +89,14 @@ KernelSet<Real> by_space_dimension(int components, int space_dimension) {
 }  // namespace detail
 
 template <class Element, class Real>
-KernelSet<Real> kernel_set(Operation op, int components, int space_dimension) {
+KernelSet<Real> kernel_set(Operation op, int components, int space_dimension, bool run_time_components) {
   switch (op) {
     case Operation::values:
-      return detail::by_space_dimension<Element, Operation::values, Real>(components, space_dimension);
+      return detail::by_space_dimension<Element, Operation::values, Real>(components, space_dimension, run_time_components);
     case Operation::reference_gradients:
-      return detail::by_space_dimension<Element, Operation::reference_gradients, Real>(components, space_dimension);
+      return detail::by_space_dimension<Element, Operation::reference_gradients, Real>(components, space_dimension, run_time_components);
     case Operation::physical_gradients:
-      return detail::by_space_dimension<Element, Operation::physical_gradients, Real>(components, space_dimension);
+      return detail::by_space_dimension<Element, Operation::physical_gradients, Real>(components, space_dimension, run_time_components);
     default: break;
   }
   throw std::invalid_argument(std::string("kernel_set: ") + operation_name(op) + " is not a forward operation");

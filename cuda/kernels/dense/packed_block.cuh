@@ -48,6 +48,29 @@ struct RunWalk {
   }
 };
 
+/// (i / C, i % C) for the i = thread, thread + threads, ... of a block-strided loop, C a compile-time
+/// divisor Cs (a multiply and shift) or, for Cs = 0, one read at run time (a RunWalk's additions: a
+/// division instruction per step would cost the run-time-C kernels more than their loads). Call next()
+/// after each step.
+template <int Cs>
+class StridedDivision {
+ public:
+  __device__ __forceinline__ StridedDivision(int thread, int threads, int divisor)
+      : walk_(thread, threads, Cs > 0 ? 1 : divisor) {}
+  __device__ __forceinline__ int quotient(int i) const {
+    if constexpr (Cs > 0) return i / Cs; else return walk_.element;
+  }
+  __device__ __forceinline__ int remainder(int i) const {
+    if constexpr (Cs > 0) return i % Cs; else return walk_.r;
+  }
+  __device__ __forceinline__ void next() {
+    if constexpr (Cs == 0) walk_.next();
+  }
+
+ private:
+  RunWalk walk_;
+};
+
 /// The elements of group `group` (elements_per_block per group, the last one partial) of a launch of
 /// `elements`.
 __device__ __forceinline__ int group_size(offset_t elements, offset_t group, int elements_per_block) {
@@ -94,14 +117,17 @@ __device__ __forceinline__ void gather_async(Real* target, const Real* source) {
 /// into `target` in [e][n][c] order, V consecutive components per thread and step: one 8- or 16-byte load
 /// (or cp.async, `async`) in place of V, where a node's C values tile into V-real vectors
 /// (run_alignment<C, Real>) and `field` is aligned for them, which the caller checks. Consecutive threads
-/// take a node's consecutive vectors, then the next node's.
-template <int N, int C, int V, bool async, class Real>
+/// take a node's consecutive vectors, then the next node's. Cs: C, or run_time_components (V = 1) for
+/// the `components` given.
+template <int N, int Cs, int V, bool async, class Real>
 __device__ __forceinline__ void gather_nodal_values(const Real* field, const node_index* connectivity, int count,
-                                                    Real* target, const BlockThreads& b) {
-  static_assert(C % V == 0, "a node's components tile into vectors");
-  constexpr int parts = C / V;
-  for (int i = b.thread; i < count * N * parts; i += b.threads) {
-    const int local_node = i / parts, part = i - local_node * parts;  // parts is a constant: no division
+                                                    Real* target, const BlockThreads& b, int components = Cs) {
+  static_assert(Cs > 0 ? Cs % V == 0 : V == 1, "a node's components tile into vectors");
+  const int C = Cs > 0 ? Cs : components;
+  const int parts = C / V;
+  StridedDivision<Cs / V> by_parts(b.thread, b.threads, parts);
+  for (int i = b.thread; i < count * N * parts; i += b.threads, by_parts.next()) {
+    const int local_node = by_parts.quotient(i), part = by_parts.remainder(i);
     const Real* source = field + dof(connectivity[local_node], C, part * V);
     Real* const into = target + i * V;
     if constexpr (async) {
@@ -140,6 +166,15 @@ __device__ __forceinline__ int padded_result_index(int i) {
 template <int CR, class Real>
 __device__ __forceinline__ void store_group_results(Real* out, const Real* staged, int count, const BlockThreads& b) {
   for (int i = b.thread; i < count; i += b.threads) out[i] = staged[padded_result_index<CR, (CR | 1)>(i)];
+}
+
+/// The same for a CR known at run time (the run-time-C kernels): the padding words are skipped by a walk
+/// over (point, result) instead of a division per real.
+template <class Real>
+__device__ __forceinline__ void store_group_results(Real* out, const Real* staged, int count, int CR, const BlockThreads& b) {
+  const int padding = (CR & 1) ? 0 : 1;
+  RunWalk walk(b.thread, b.threads, CR);  // walk.element: the point, walk.r: its result
+  for (int i = b.thread; i < count; i += b.threads, walk.next()) out[i] = staged[i + walk.element * padding];
 }
 
 /// A point's results go straight from registers to global memory, not through the shared staging, when

@@ -51,6 +51,7 @@
 #include <feinterp/elements/indices.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/elements_per_thread.hpp>
 #include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
@@ -62,14 +63,19 @@ namespace feinterp::backends::cuda {
 /// with S = the default, and their kernels never touch coordinates). AsyncGather: the gather of values
 /// and reference gradients is issued as asynchronous copies, as physical gradients' always is (the
 /// dense_async_gather variant, tuning/kernel_variant.hpp; step 3 says why it is a choice).
-template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
+/// Cs: the component count C, or run_time_components (layout/component_kernels.hpp) for C read from
+/// args.components; step 4 then computes run_time_component_chunk components per pass.
+template <class Element, int Cs, Operation Op, int S, class Real, bool AsyncGather>
 __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
   constexpr int W = Op == Operation::values ? 1 : D;  // table rows per (node, point)
   constexpr bool physical = Op == Operation::physical_gradients;
   constexpr int R = physical ? S : W;  // results per (point, component)
-  constexpr int K = packed_elements_per_thread(Op, C);  // elements per thread (layout/elements_per_thread.hpp)
+  constexpr bool run_time = Cs == run_time_components;
+  const int C = run_time ? args.components : Cs;
+  constexpr int Cc = run_time ? run_time_component_chunk : Cs;  // components per pass of step 4
+  constexpr int K = run_time ? 1 : packed_elements_per_thread(Op, Cs);  // elements per thread (layout/elements_per_thread.hpp)
   static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
   static_assert(K == 1 || !physical, "one element per thread for physical gradients");
 
@@ -91,12 +97,15 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   const BlockThreads b = block_threads();
   const int thread = b.thread, threads = b.threads, z = b.z;
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
-  constexpr int CR = C * R;
-  constexpr int CRp = CR | 1;  // the shared output's stride per point (layout/shared_layout.hpp: why odd)
+  const int CR = C * R;
+  const int CRp = CR | 1;  // the shared output's stride per point (layout/shared_layout.hpp: why odd)
+  constexpr int CRc = Cc * R;  // results per point of a pass (CR when C is compiled)
   const int per_element = Q * CR;
-  const bool from_registers = results_from_registers<CR>(args.out);  // packed_block.cuh: when and why
-  constexpr int gather_vector = run_alignment<C, Real>() / int(sizeof(Real));  // reals per gathered vector
-  const bool field_vectors = gather_vector > 1 && aligned_for_runs<C>(args.field);
+  // packed_block.cuh: when and why; the run-time-C kernel stages its passes' results.
+  const bool from_registers = !run_time && results_from_registers<CRc>(args.out);
+  // Reals per gathered vector: a node's C values in one load where they tile into one.
+  constexpr int gather_vector = run_time ? 1 : run_alignment<Cc, Real>() / int(sizeof(Real));
+  const bool field_vectors = gather_vector > 1 && aligned_for_runs<Cc>(args.field);
 
   // 1. table, once per block: the grid is persistent (one block per resident slot, striding over the
   // groups of elements_per_block elements), so the table crosses L2 -> shared memory once per slot,
@@ -142,10 +151,14 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // of its own, chooses per configuration. Where a node's C values tile into 8- or 16-byte vectors
     // (C even) and the field is aligned for them, a vector at a time.
     constexpr bool gather_copies = physical || AsyncGather;
-    if (field_vectors)
-      gather_nodal_values<N, C, gather_vector, gather_copies>(args.field, connectivity, here, s_field, b);
-    else
-      gather_nodal_values<N, C, 1, gather_copies>(args.field, connectivity, here, s_field, b);
+    if constexpr (gather_vector > 1) {
+      if (field_vectors)
+        gather_nodal_values<N, Cs, gather_vector, gather_copies>(args.field, connectivity, here, s_field, b);
+      else
+        gather_nodal_values<N, Cs, 1, gather_copies>(args.field, connectivity, here, s_field, b);
+    } else {
+      gather_nodal_values<N, Cs, 1, gather_copies>(args.field, connectivity, here, s_field, b, C);
+    }
     if constexpr (physical) {
       for (int i = thread; i < here * N * S; i += threads) {
         const int local_node = i / S, k = i - local_node * S;
@@ -165,7 +178,7 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // load_shared_vector), and so is, in float, the point's row of the table (16 bytes). Each vector is
     // loaded where the unrolled loop first needs one of its reals.
     constexpr int table_vector = 16 / int(sizeof(Real));
-    constexpr int field_vector = run_alignment<N * C, Real>() / int(sizeof(Real));
+    constexpr int field_vector = run_time ? 1 : run_alignment<N * Cc, Real>() / int(sizeof(Real));
     if (z < here) {
       int element[K];  // in the group
       const Real* u[K];
@@ -176,88 +189,101 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
       }
       unsigned orientation = 0u;
       for (int q = threadIdx.x; q < Q; q += blockDim.x) {
-        Real result[K][C][W];
-#pragma unroll
-        for (int e = 0; e < K; ++e)
-#pragma unroll
-          for (int c = 0; c < C; ++c)
-#pragma unroll
-            for (int w = 0; w < W; ++w) result[e][c][w] = Real(0);
-        double J[S][D];
-        if constexpr (physical) {
-#pragma unroll
-          for (int k = 0; k < S; ++k)
-#pragma unroll
-            for (int d = 0; d < D; ++d) J[k][d] = 0.0;
-        }
-        const Real* row = s_table + q * T;
-        Real table_chunk[table_vector], field_chunk[K][field_vector];
-#pragma unroll
-        for (int n = 0; n < N; ++n) {
-          Real shape[W];
-#pragma unroll
-          for (int w = 0; w < W; ++w) {
-            const int entry = n * W + w;
-            if constexpr (table_in_rows) {
-              if (entry % table_vector == 0) load_shared_vector(row + entry, table_chunk);
-              shape[w] = table_chunk[entry % table_vector];
-            } else {
-              shape[w] = s_table[entry * Q + q];
-            }
-          }
+        // Components c0 .. c0 + Cc - 1: all C in one pass when C is compiled; the run-time-C kernel's
+        // last pass computes past C on the last component's values and stores only up to C.
+        for (int c0 = 0; c0 < C; c0 += Cc) {
+          Real result[K][Cc][W];
 #pragma unroll
           for (int e = 0; e < K; ++e)
 #pragma unroll
-            for (int c = 0; c < C; ++c) {
-              const int i = n * C + c;
-              if (i % field_vector == 0) load_shared_vector(u[e] + i, field_chunk[e]);
-              const Real value = field_chunk[e][i % field_vector];
+            for (int c = 0; c < Cc; ++c)
 #pragma unroll
-              for (int w = 0; w < W; ++w) result[e][c][w] += shape[w] * value;
-            }
+              for (int w = 0; w < W; ++w) result[e][c][w] = Real(0);
+          double J[S][D];
           if constexpr (physical) {
-            const Real* x = s_coordinates + (z * N + n) * S;
 #pragma unroll
             for (int k = 0; k < S; ++k)
 #pragma unroll
-              for (int d = 0; d < D; ++d) J[k][d] += double(x[k]) * double(shape[d]);
+              for (int d = 0; d < D; ++d) J[k][d] = 0.0;
           }
-        }
-        Real point_results[K][CR];
-        double det = 0.0;
-        if constexpr (physical) {
-          det = jacobian_determinant(J);
-          orientation |= orientation_of(det, shape_quality(J, det));
-          double inverse[S][D];
-          inverse_transpose(J, det, inverse);
+          const Real* row = s_table + q * T;
+          Real table_chunk[table_vector], field_chunk[K][field_vector];
 #pragma unroll
-          for (int c = 0; c < C; ++c) {
-            double reference[D], gradient[S];
+          for (int n = 0; n < N; ++n) {
+            Real shape[W];
 #pragma unroll
-            for (int d = 0; d < D; ++d) reference[d] = double(result[0][c][d]);
-            physical_gradient<S, D>(inverse, reference, gradient);
+            for (int w = 0; w < W; ++w) {
+              const int entry = n * W + w;
+              if constexpr (table_in_rows) {
+                if (entry % table_vector == 0) load_shared_vector(row + entry, table_chunk);
+                shape[w] = table_chunk[entry % table_vector];
+              } else {
+                shape[w] = s_table[entry * Q + q];
+              }
+            }
 #pragma unroll
-            for (int k = 0; k < S; ++k) point_results[0][c * R + k] = Real(gradient[k]);
+            for (int e = 0; e < K; ++e)
+#pragma unroll
+              for (int c = 0; c < Cc; ++c) {
+                Real value;
+                if constexpr (run_time) {
+                  value = u[e][n * C + min(c0 + c, C - 1)];
+                } else {
+                  const int i = n * Cc + c;
+                  if (i % field_vector == 0) load_shared_vector(u[e] + i, field_chunk[e]);
+                  value = field_chunk[e][i % field_vector];
+                }
+#pragma unroll
+                for (int w = 0; w < W; ++w) result[e][c][w] += shape[w] * value;
+              }
+            if constexpr (physical) {
+              const Real* x = s_coordinates + (z * N + n) * S;
+#pragma unroll
+              for (int k = 0; k < S; ++k)
+#pragma unroll
+                for (int d = 0; d < D; ++d) J[k][d] += double(x[k]) * double(shape[d]);
+            }
           }
-        } else {
+          Real point_results[K][CRc];
+          double det = 0.0;
+          if constexpr (physical) {
+            det = jacobian_determinant(J);
+            orientation |= orientation_of(det, shape_quality(J, det));
+            double inverse[S][D];
+            inverse_transpose(J, det, inverse);
 #pragma unroll
-          for (int e = 0; e < K; ++e)
+            for (int c = 0; c < Cc; ++c) {
+              double reference[D], gradient[S];
 #pragma unroll
-            for (int c = 0; c < C; ++c)
+              for (int d = 0; d < D; ++d) reference[d] = double(result[0][c][d]);
+              physical_gradient<S, D>(inverse, reference, gradient);
 #pragma unroll
-              for (int w = 0; w < W; ++w) point_results[e][c * R + w] = result[e][c][w];
+              for (int k = 0; k < S; ++k) point_results[0][c * R + k] = Real(gradient[k]);
+            }
+          } else {
+#pragma unroll
+            for (int e = 0; e < K; ++e)
+#pragma unroll
+              for (int c = 0; c < Cc; ++c)
+#pragma unroll
+                for (int w = 0; w < W; ++w) point_results[e][c * R + w] = result[e][c][w];
+          }
+#pragma unroll
+          for (int e = 0; e < K; ++e) {
+            if (e > 0 && element[e] >= here) break;
+            if (from_registers) {
+              store_point_results<CRc>(args.out + (offset_t(first + element[e]) * Q + q) * CR, point_results[e]);
+            } else {
+              const int stored = min(CRc, CR - c0 * R);  // CRc when C is compiled
+              Real* staged = s_output + (element[e] * Q + q) * CRp + c0 * R;
+#pragma unroll
+              for (int i = 0; i < CRc; ++i)
+                if (i < stored) staged[i] = point_results[e][i];
+            }
+          }
+          if constexpr (physical)
+            if (args.detj && c0 == 0) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         }
-#pragma unroll
-        for (int e = 0; e < K; ++e) {
-          if (e > 0 && element[e] >= here) break;
-          if (from_registers)
-            store_point_results<CR>(args.out + (offset_t(first + element[e]) * Q + q) * CR, point_results[e]);
-          else
-#pragma unroll
-            for (int i = 0; i < CR; ++i) s_output[(element[e] * Q + q) * CRp + i] = point_results[e][i];
-        }
-        if constexpr (physical)
-          if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
       }
       if constexpr (physical)
         if (orientation) atomicOr(s_orientation + z, orientation);
@@ -278,7 +304,10 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
     // The next group's compute phase rewrites s_output only after two more barriers.
     if (!from_registers) {
       Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-      store_group_results<CR>(out, s_output, here * per_element, b);
+      if constexpr (run_time)
+        store_group_results(out, s_output, here * per_element, CR, b);
+      else
+        store_group_results<CRc>(out, s_output, here * per_element, b);
     }
   }
 }
@@ -328,10 +357,12 @@ constexpr bool capped_at_40_registers() {
 /// Jacobian and its inverse) and the cap above: held to 64 in float, ptxas would give the small ones
 /// 47-64 instead of 32-57. docs/performance/nvidia-h100-80gb-hbm3/ has the counts and times.
 /// The kernels capped at 40 above are the exception.
+/// The run-time-C kernel stages its results, so in double it is left free, as the staged compiled ones are.
 template <class Element, int C, Operation Op, int S, class Real>
 constexpr bool capped_at_32_registers() {
   constexpr int R = Op == Operation::values ? 1 : Element::dimension;
-  return Op != Operation::physical_gradients && (few_point_results<C * R, Real>() || sizeof(Real) == 4) &&
+  constexpr bool stores_from_registers = C != run_time_components && few_point_results<C * R, Real>();
+  return Op != Operation::physical_gradients && (stores_from_registers || sizeof(Real) == 4) &&
          !capped_at_40_registers<Element, C, Op, S, Real>();
 }
 

@@ -53,6 +53,7 @@
 #include <feinterp/elements/indices.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/sum_factorisation.hpp>
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/sum_factorisation_lines.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
@@ -62,7 +63,10 @@
 namespace feinterp::backends::cuda {
 
 /// Q1: points per direction (args.points == Q1^d). S: the space dimension; only physical gradients read it.
-template <class Element, int Q1, int C, Operation Op, int S, class Real>
+/// Cs: the component count C, or run_time_components for C read from args.components
+/// (layout/component_kernels.hpp): the stages already loop over fields, so only their trip counts and the
+/// store's index arithmetic become run-time values.
+template <class Element, int Q1, int Cs, Operation Op, int S, class Real>
 __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   constexpr int D = Element::dimension;
   constexpr int P1 = Element::order + 1;
@@ -70,9 +74,11 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   constexpr int Q = integer_power(Q1, D);
   constexpr bool gradients = Op != Operation::values;
   constexpr bool physical = Op == Operation::physical_gradients;
-  constexpr int F = tensor_forward_fields(Op, C, S);  // fields contracted: the components, then the coordinates
+  constexpr bool run_time = Cs == run_time_components;
+  const int C = run_time ? args.components : Cs;
+  const int F = tensor_forward_fields(Op, C, S);  // fields contracted: the components, then the coordinates
   constexpr int R = physical ? S : gradients ? D : 1;  // results per (point, component)
-  constexpr int CR = C * R;
+  const int CR = C * R;
   static_assert(D >= 2 && N == integer_power(P1, D), "a quadrilateral or hexahedron: P1^d nodes");
   static_assert(S >= D && S <= 3, "an element of dimension D in a space of dimension S >= D");
   static_assert(2 * Q1 * P1 <= max_tensor_table_entries, "B and G fit in KernelArgs::tensor_tables");
@@ -81,7 +87,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   const int elements_per_block = blockDim.z;
   const TensorBufferResidues residues{{args.tensor_buffer_residues[0], args.tensor_buffer_residues[1]}};
   const TensorSharedLayout layout = tensor_shared_layout(D, P1, Q1, S, Op, C, elements_per_block, sizeof(Real), residues);
-  constexpr int CRp = tensor_output_point_stride(D, Q1, CR);  // layout.padded_results, as a constant
+  const int CRp = tensor_output_point_stride(D, Q1, CR);  // layout.padded_results, a constant for a compiled C
   extern __shared__ __align__(16) unsigned char shared[];
   int* s_maps = reinterpret_cast<int*>(shared + layout.maps);      // node_lattice, then point_of_lattice
   node_index* s_connectivity = reinterpret_cast<node_index*>(shared + layout.connectivity);
@@ -124,8 +130,9 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   // node's consecutive components. Asynchronous: waited for (wait_for_gather) before barrier B.
   auto gather_group = [&](offset_t group, const node_index* connectivity, const Buffer& target) {
     const int count = group_size(args.elements, group, elements_per_block);
-    for (int i = thread; i < count * N * C; i += threads) {
-      const int local_node = i / C, c = i - local_node * C;  // constants: no division instruction
+    StridedDivision<Cs> by_components(thread, threads, C);
+    for (int i = thread; i < count * N * C; i += threads, by_components.next()) {
+      const int local_node = by_components.quotient(i), c = by_components.remainder(i);
       const int element = local_node / N, n = local_node - element * N;
       gather_async(target.of(element) + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
                    args.field + dof(connectivity[local_node], C, c));
@@ -170,10 +177,10 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     const int worker = threadIdx.x, workers = blockDim.x;
     Real* const mine_gathered = gathered.of(z);
     Real* const mine_other = other.of(z);
-    if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 0>(worker, workers, mine_gathered, mine_other, B, G);
+    if (active) tensor_contract_lines<D, P1, Q1, gradients, 0>(F, worker, workers, mine_gathered, mine_other, B, G);
     __syncthreads();
     if constexpr (D == 3) {
-      if (active) tensor_contract_lines<D, P1, Q1, F, gradients, 1>(worker, workers, mine_other, mine_gathered, B, G);
+      if (active) tensor_contract_lines<D, P1, Q1, gradients, 1>(F, worker, workers, mine_other, mine_gathered, B, G);
       __syncthreads();
     }
     constexpr bool last_reads_gathered = (D - 1) % 2 == 0;
@@ -181,9 +188,9 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     Real* const last_out = last_reads_gathered ? mine_other : mine_gathered;
     if (active) {
       if constexpr (physical)  // every field's reference gradients, [(f * D + d) * Q + l]
-        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, last_in, last_out, B, G, Q);
+        tensor_contract_lines<D, P1, Q1, gradients, D - 1>(F, worker, workers, last_in, last_out, B, G, Q);
       else  // the output rows [q * CRp + c * R + r]
-        tensor_contract_lines<D, P1, Q1, F, gradients, D - 1>(worker, workers, last_in, last_out, B, G, 1,
+        tensor_contract_lines<D, P1, Q1, gradients, D - 1>(F, worker, workers, last_in, last_out, B, G, 1,
                                                               point_of_lattice, CRp);
     }
     if constexpr (gather_ahead) __pipeline_wait_prior(0);  // the next group's connectivity, before the barrier
@@ -210,7 +217,7 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
         unsigned orientation = 0u;
         for (int l = worker; l < Q; l += workers) {
           const int q = point_of_lattice[l];
-          const double det = tensor_physical_gradients<D, S, C>(last_out, Q, l, last_in + q * CRp, 1, 0, orientation);
+          const double det = tensor_physical_gradients<D, S>(C, last_out, Q, l, last_in + q * CRp, 1, 0, orientation);
           if (args.detj) args.detj[ValuesLayout{args.elements, Q, 1}(first + z, q, 0)] = Real(det);
         }
         if (orientation) atomicOr(s_orientation + z, orientation);
@@ -228,8 +235,14 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     // next group's gather rewrites the buffers only after barrier A (or, gathered ahead, writes the other).
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
     RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
-    for (int i = thread; i < here * per_element; i += threads, walk.next())
-      out[i] = rows.of(walk.element)[padded_result_index<CR, CRp>(walk.r)];
+    if constexpr (run_time) {  // the padding words before r: (CRp - CR) per point, the point from a second walk
+      RunWalk point(thread, threads, CR);  // i = point.element * CR + cr: point.element = walk.element * Q + q
+      for (int i = thread; i < here * per_element; i += threads, walk.next(), point.next())
+        out[i] = rows.of(walk.element)[walk.r + (CRp - CR) * (point.element - walk.element * Q)];
+    } else {
+      for (int i = thread; i < here * per_element; i += threads, walk.next())
+        out[i] = rows.of(walk.element)[padded_result_index<Cs * R, tensor_output_point_stride(D, Q1, Cs * R)>(walk.r)];
+    }
   }
 }
 

@@ -11,11 +11,12 @@ namespace feinterp::backends::cuda {
 
 template <class Real>
 KernelSet<Real> sum_factorised_kernel_set(ElementType type, Operation op, int components, int space_dimension,
-                                  int points_per_direction) {
+                                          int points_per_direction, bool run_time_components) {
   return visit(type, [&](auto element) -> KernelSet<Real> {
     using Element = decltype(element);
     if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
-      return sum_factorised_kernel_set<Element, Real>(op, components, space_dimension, points_per_direction);
+      return sum_factorised_kernel_set<Element, Real>(op, components, space_dimension, points_per_direction,
+                                                      run_time_components);
     else
       throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
                                   ": only quadrilaterals and hexahedra have a tensor-product basis");
@@ -24,20 +25,21 @@ KernelSet<Real> sum_factorised_kernel_set(ElementType type, Operation op, int co
 
 template <class Real>
 KernelSet<Real> sum_factorised_transpose_kernel_set(ElementType type, Operation op, int components, int space_dimension,
-                                            bool weighted, int points_per_direction) {
+                                                    bool weighted, int points_per_direction, bool run_time_components) {
   return visit(type, [&](auto element) -> KernelSet<Real> {
     using Element = decltype(element);
     if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron)
-      return sum_factorised_transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted, points_per_direction);
+      return sum_factorised_transpose_kernel_set<Element, Real>(op, components, space_dimension, weighted,
+                                                                points_per_direction, run_time_components);
     else
       throw std::invalid_argument("no sum-factorised kernel for " + to_string(type) +
                                   ": only quadrilaterals and hexahedra have a tensor-product basis");
   });
 }
 
-template KernelSet<double> sum_factorised_kernel_set<double>(ElementType, Operation, int, int, int);
-template KernelSet<float> sum_factorised_kernel_set<float>(ElementType, Operation, int, int, int);
-template KernelSet<double> sum_factorised_transpose_kernel_set<double>(ElementType, Operation, int, int, bool, int);
-template KernelSet<float> sum_factorised_transpose_kernel_set<float>(ElementType, Operation, int, int, bool, int);
+template KernelSet<double> sum_factorised_kernel_set<double>(ElementType, Operation, int, int, int, bool);
+template KernelSet<float> sum_factorised_kernel_set<float>(ElementType, Operation, int, int, int, bool);
+template KernelSet<double> sum_factorised_transpose_kernel_set<double>(ElementType, Operation, int, int, bool, int, bool);
+template KernelSet<float> sum_factorised_transpose_kernel_set<float>(ElementType, Operation, int, int, bool, int, bool);
 
 }  // namespace feinterp::backends::cuda

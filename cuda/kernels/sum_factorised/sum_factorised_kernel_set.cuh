@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of sum_factorised_kernel_set<Element, Real>: included only by the files that
 // cuda/kernels/instantiations.cmake generates, one per shape, order and
-// precision. Per order: Q1 = 1..p+3 (layout/tensor_launch_shape.hpp) x C = 1..9 x values, reference
-// gradients and physical gradients per S.
+// precision. Per order: Q1 = 1..p+3 (layout/tensor_launch_shape.hpp) x C (layout/component_kernels.hpp)
+// x values, reference gradients and physical gradients per S.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include <feinterp/core/limits.hpp>
+#include <feinterp/cuda/kernels/component_dispatch.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel.cuh>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
@@ -23,46 +23,40 @@ void launch_tensor(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t
   sum_factorised_kernel<Element, Q1, C, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
 }
 
-template <class Element, int Q1, Operation Op, int S, class Real, int... Cs>
-KernelSet<Real> tensor_by_components(int components, std::integer_sequence<int, Cs...>) {
-  KernelSet<Real> set{};
-  const bool found = ((components == Cs + 1 &&
-                       (set = KernelSet<Real>{reinterpret_cast<const void*>(&sum_factorised_kernel<Element, Q1, Cs + 1, Op, S, Real>),
-                                              nullptr, &launch_tensor<Element, Q1, Cs + 1, Op, S, Real>, nullptr, nullptr},
-                        true)) ||
-                      ...);
-  if (!found)
-    throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
-                                std::to_string(max_components));
-  return set;
+template <class Element, int Q1, Operation Op, int S, class Real>
+KernelSet<Real> tensor_by_components(int components, bool run_time) {
+  return for_components<compiled_forward_components>(components, run_time, [](auto c) {
+    constexpr int C = decltype(c)::value;
+    return KernelSet<Real>{reinterpret_cast<const void*>(&sum_factorised_kernel<Element, Q1, C, Op, S, Real>), nullptr,
+                           &launch_tensor<Element, Q1, C, Op, S, Real>, nullptr, nullptr};
+  });
 }
 
 // Only physical gradients read the space dimension (as in kernel_set.cuh).
 template <class Element, int Q1, Operation Op, class Real>
-KernelSet<Real> tensor_by_space_dimension(int components, int space_dimension) {
-  using Cs = std::make_integer_sequence<int, max_components>;
+KernelSet<Real> tensor_by_space_dimension(int components, int space_dimension, bool run_time) {
   constexpr int D = Element::dimension;
   constexpr int default_s = D == 3 ? 3 : 2;
   if constexpr (Op != Operation::physical_gradients) {
-    return tensor_by_components<Element, Q1, Op, default_s, Real>(components, Cs{});
+    return tensor_by_components<Element, Q1, Op, default_s, Real>(components, run_time);
   } else {
-    if (space_dimension == 3) return tensor_by_components<Element, Q1, Op, 3, Real>(components, Cs{});
+    if (space_dimension == 3) return tensor_by_components<Element, Q1, Op, 3, Real>(components, run_time);
     if constexpr (D <= 2)
-      if (space_dimension == 2) return tensor_by_components<Element, Q1, Op, 2, Real>(components, Cs{});
+      if (space_dimension == 2) return tensor_by_components<Element, Q1, Op, 2, Real>(components, run_time);
     throw std::invalid_argument("space dimension " + std::to_string(space_dimension) + " for an element of dimension " +
                                 std::to_string(D) + ": expected " + (D == 3 ? "3" : "2 or 3"));
   }
 }
 
 template <class Element, int Q1, class Real>
-KernelSet<Real> tensor_by_operation(Operation op, int components, int space_dimension) {
+KernelSet<Real> tensor_by_operation(Operation op, int components, int space_dimension, bool run_time) {
   switch (op) {
     case Operation::values:
-      return tensor_by_space_dimension<Element, Q1, Operation::values, Real>(components, space_dimension);
+      return tensor_by_space_dimension<Element, Q1, Operation::values, Real>(components, space_dimension, run_time);
     case Operation::reference_gradients:
-      return tensor_by_space_dimension<Element, Q1, Operation::reference_gradients, Real>(components, space_dimension);
+      return tensor_by_space_dimension<Element, Q1, Operation::reference_gradients, Real>(components, space_dimension, run_time);
     case Operation::physical_gradients:
-      return tensor_by_space_dimension<Element, Q1, Operation::physical_gradients, Real>(components, space_dimension);
+      return tensor_by_space_dimension<Element, Q1, Operation::physical_gradients, Real>(components, space_dimension, run_time);
     default: break;
   }
   throw std::invalid_argument(std::string("sum_factorised_kernel_set: ") + operation_name(op) + " is not a forward operation");
@@ -70,12 +64,12 @@ KernelSet<Real> tensor_by_operation(Operation op, int components, int space_dime
 
 template <class Element, class Real, int... Offsets>
 KernelSet<Real> tensor_by_points(Operation op, int components, int space_dimension, int points_per_direction,
-                                 std::integer_sequence<int, Offsets...>) {
+                                 bool run_time, std::integer_sequence<int, Offsets...>) {
   constexpr int first = min_tensor_points_per_direction;
   KernelSet<Real> set{};
   const bool found =
       ((points_per_direction == first + Offsets &&
-        (set = tensor_by_operation<Element, first + Offsets, Real>(op, components, space_dimension), true)) ||
+        (set = tensor_by_operation<Element, first + Offsets, Real>(op, components, space_dimension, run_time), true)) ||
        ...);
   if (!found)
     throw std::invalid_argument("no sum-factorised kernel for " + to_string(Element::type()) + " at " +
@@ -87,12 +81,13 @@ KernelSet<Real> tensor_by_points(Operation op, int components, int space_dimensi
 }  // namespace detail
 
 template <class Element, class Real>
-KernelSet<Real> sum_factorised_kernel_set(Operation op, int components, int space_dimension, int points_per_direction) {
+KernelSet<Real> sum_factorised_kernel_set(Operation op, int components, int space_dimension, int points_per_direction,
+                                          bool run_time_components) {
   static_assert(Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron,
                 "sum factorisation needs a tensor-product element");
   constexpr int count = max_tensor_points_per_direction(Element::order) - min_tensor_points_per_direction + 1;
   return detail::tensor_by_points<Element, Real>(op, components, space_dimension, points_per_direction,
-                                                 std::make_integer_sequence<int, count>{});
+                                                 run_time_components, std::make_integer_sequence<int, count>{});
 }
 
 }  // namespace feinterp::backends::cuda

@@ -31,6 +31,7 @@
 #include <feinterp/core/operation.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/sum_factorisation.hpp>
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/tensor_transpose_launch_shape.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
@@ -39,8 +40,9 @@
 namespace feinterp::backends::cuda {
 
 /// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
-/// weighted); S matters only then.
-template <class Element, int Q1, int C, Operation Forward, int S, bool Geometric, class Real>
+/// weighted); S matters only then. Cs: the component count C, or run_time_components for C read from
+/// args.components (layout/component_kernels.hpp).
+template <class Element, int Q1, int Cs, Operation Forward, int S, bool Geometric, class Real>
 __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& args) {
   constexpr int D = Element::dimension;
   constexpr int P1 = Element::order + 1;
@@ -49,7 +51,9 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
   constexpr bool gradients = Forward != Operation::values;
   constexpr bool physical = Forward == Operation::physical_gradients;
   constexpr int R = physical ? S : gradients ? D : 1;
-  constexpr int CR = C * R;
+  constexpr bool run_time = Cs == run_time_components;
+  const int C = run_time ? args.components : Cs;
+  const int CR = C * R;
   static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
   static_assert(D >= 2 && N == integer_power(P1, D), "a quadrilateral or hexahedron: P1^d nodes");
 
@@ -102,8 +106,10 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
     {
       RunWalk walk(thread, threads, per_element);
       const Real* run = args.field + first * per_element;  // the contiguous case
-      for (int i = thread; i < here * per_element; i += threads, walk.next()) {
-        const int q = walk.r / CR, cr = walk.r - q * CR;
+      StridedDivision<Cs * R> by_points(thread, threads, CR);  // i / CR: the group's point walk.element * Q + q
+      for (int i = thread; i < here * per_element; i += threads, walk.next(), by_points.next()) {
+        const int q = Cs > 0 ? walk.r / (Cs * R) : by_points.quotient(i) - walk.element * Q;
+        const int cr = Cs > 0 ? walk.r - q * (Cs * R) : by_points.remainder(i);
         const Real value = args.element_list
                                ? __ldg(args.field + element_of(first + walk.element) * per_element + walk.r)
                                : __ldg(run + i);
@@ -127,18 +133,18 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
     // 4. points
     if constexpr (Geometric) {
       constexpr int J_buffer = D % 2;
-      if (active) tensor_contract<D, P1, Q1, S, true, 0>(worker, workers, mine[0], mine[1], B, G);
+      if (active) tensor_contract<D, P1, Q1, true, 0>(S, worker, workers, mine[0], mine[1], B, G);
       __syncthreads();
       if constexpr (D == 3) {
-        if (active) tensor_contract<D, P1, Q1, S, true, 1>(worker, workers, mine[1], mine[0], B, G);
+        if (active) tensor_contract<D, P1, Q1, true, 1>(S, worker, workers, mine[1], mine[0], B, G);
         __syncthreads();
       }
-      if (active) tensor_contract<D, P1, Q1, S, true, D - 1>(worker, workers, mine[(D - 1) % 2], mine[J_buffer], B, G, Q);
+      if (active) tensor_contract<D, P1, Q1, true, D - 1>(S, worker, workers, mine[(D - 1) % 2], mine[J_buffer], B, G, Q);
       __syncthreads();
       if (active) {
         unsigned orientation = 0u;
         for (int l = worker; l < Q; l += workers)
-          tensor_transpose_point<D, S, C, R, physical>(mine[J_buffer], Q, l, data, Qp, point_of_lattice[l],
+          tensor_transpose_point<D, S, R, physical>(C, mine[J_buffer], Q, l, data, Qp, point_of_lattice[l],
                                                        args.weights, orientation);
         if (orientation) atomicOr(s_orientation + z, orientation);
       }
@@ -153,22 +159,23 @@ __device__ __forceinline__ void tensor_transpose_body(const KernelArgs<Real>& ar
     // 5. the adjoint stages: step j runs stage d - 1 - j into buffer j % 2 (J's buffer is free again: its
     // last reader, the points, finished before the barrier above).
     if (active)
-      tensor_contract_transpose<D, P1, Q1, C, gradients, D - 1>(worker, workers, data, mine[0], B, G, Qp, R,
+      tensor_contract_transpose<D, P1, Q1, gradients, D - 1>(C, worker, workers, data, mine[0], B, G, Qp, R,
                                                                 point_of_lattice);
     __syncthreads();
     if constexpr (D == 3) {
-      if (active) tensor_contract_transpose<D, P1, Q1, C, gradients, 1>(worker, workers, mine[0], mine[1], B, G);
+      if (active) tensor_contract_transpose<D, P1, Q1, gradients, 1>(C, worker, workers, mine[0], mine[1], B, G);
       __syncthreads();
     }
     constexpr int lattice_buffer = (D - 1) % 2;  // layout.lattice_buffer, as a constant
-    if (active) tensor_contract_transpose<D, P1, Q1, C, gradients, 0>(worker, workers, mine[1 - lattice_buffer],
+    if (active) tensor_contract_transpose<D, P1, Q1, gradients, 0>(C, worker, workers, mine[1 - lattice_buffer],
                                                                       mine[lattice_buffer], B, G);
     __syncthreads();
 
     // 6. store: i = (element, node, component), consecutive threads a node's consecutive components.
     const Real* lattice = s_buffer[lattice_buffer];
-    for (int i = thread; i < here * N * C; i += threads) {
-      const int local_node = i / C, c = i - local_node * C;
+    StridedDivision<Cs> by_components(thread, threads, C);
+    for (int i = thread; i < here * N * C; i += threads, by_components.next()) {
+      const int local_node = by_components.quotient(i), c = by_components.remainder(i);
       const int element = local_node / N, n = local_node - element * N;
       const Real value = lattice[element * layout.stride[lattice_buffer] + c * N + node_lattice[n]];
       if (args.store == TransposeStore::element_vectors) {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of sum_factorised_transpose_kernel_set<Element, Real>: included only by the files that
-// cuda/kernels/instantiations.cmake generates, one per shape, order and
-// precision.
-// Per order and Q1 = 1..p+3 (layout/tensor_launch_shape.hpp), C = 1..9 of each of
+// cuda/kernels/instantiations.cmake generates, one per shape, order and precision.
+// Per order and Q1 = 1..p+3 (layout/tensor_launch_shape.hpp), C (layout/component_kernels.hpp) of each of
 //   values, reference gradients      without geometry (S unused), and with it (weighted) for each S;
 //   physical gradients               with geometry, for each S (weighted or not at run time).
 #pragma once
@@ -11,8 +10,8 @@
 #include <string>
 #include <utility>
 
-#include <feinterp/core/limits.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
+#include <feinterp/cuda/kernels/component_dispatch.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel.cuh>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 
@@ -26,47 +25,42 @@ void launch_tensor_transpose(dim3 grid, dim3 block, std::size_t shared_bytes, cu
   sum_factorised_transpose_kernel<Element, Q1, C, Forward, S, Geometric, Real><<<grid, block, shared_bytes, stream>>>(args);
 }
 
-template <class Element, int Q1, Operation Forward, int S, bool Geometric, class Real, int... Cs>
-KernelSet<Real> tensor_transposes_by_components(int components, std::integer_sequence<int, Cs...>) {
-  KernelSet<Real> set{};
-  const bool found =
-      ((components == Cs + 1 &&
-        (set = KernelSet<Real>{
-             reinterpret_cast<const void*>(&sum_factorised_transpose_kernel<Element, Q1, Cs + 1, Forward, S, Geometric, Real>),
-             nullptr, &launch_tensor_transpose<Element, Q1, Cs + 1, Forward, S, Geometric, Real>, nullptr, nullptr},
-         true)) ||
-       ...);
-  if (!found)
-    throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
-                                std::to_string(max_components));
-  return set;
+template <class Element, int Q1, Operation Forward, int S, bool Geometric, class Real>
+KernelSet<Real> tensor_transposes_by_components(int components, bool run_time) {
+  return for_components(components, run_time, [](auto c) {
+    constexpr int C = decltype(c)::value;
+    return KernelSet<Real>{
+        reinterpret_cast<const void*>(&sum_factorised_transpose_kernel<Element, Q1, C, Forward, S, Geometric, Real>),
+        nullptr, &launch_tensor_transpose<Element, Q1, C, Forward, S, Geometric, Real>, nullptr, nullptr};
+  });
 }
 
 template <class Element, int Q1, Operation Forward, class Real>
-KernelSet<Real> tensor_transposes_by_geometry(int components, int space_dimension, bool weighted) {
-  using Cs = std::make_integer_sequence<int, max_components>;
+KernelSet<Real> tensor_transposes_by_geometry(int components, int space_dimension, bool weighted, bool run_time) {
   constexpr int D = Element::dimension;
   if constexpr (Forward != Operation::physical_gradients)
     if (!weighted)
-      return tensor_transposes_by_components<Element, Q1, Forward, D == 3 ? 3 : 2, false, Real>(components, Cs{});
-  if (space_dimension == 3) return tensor_transposes_by_components<Element, Q1, Forward, 3, true, Real>(components, Cs{});
+      return tensor_transposes_by_components<Element, Q1, Forward, D == 3 ? 3 : 2, false, Real>(components, run_time);
+  if (space_dimension == 3) return tensor_transposes_by_components<Element, Q1, Forward, 3, true, Real>(components, run_time);
   if constexpr (D <= 2)
-    if (space_dimension == 2) return tensor_transposes_by_components<Element, Q1, Forward, 2, true, Real>(components, Cs{});
+    if (space_dimension == 2) return tensor_transposes_by_components<Element, Q1, Forward, 2, true, Real>(components, run_time);
   throw std::invalid_argument("space dimension " + std::to_string(space_dimension) + " for an element of dimension " +
                               std::to_string(D) + ": expected " + (D == 3 ? "3" : "2 or 3"));
 }
 
 template <class Element, int Q1, class Real>
-KernelSet<Real> tensor_transposes_by_operation(Operation op, int components, int space_dimension, bool weighted) {
+KernelSet<Real> tensor_transposes_by_operation(Operation op, int components, int space_dimension, bool weighted,
+                                               bool run_time) {
   switch (op) {
     case Operation::values_transpose:
-      return tensor_transposes_by_geometry<Element, Q1, Operation::values, Real>(components, space_dimension, weighted);
+      return tensor_transposes_by_geometry<Element, Q1, Operation::values, Real>(components, space_dimension, weighted,
+                                                                                  run_time);
     case Operation::reference_gradients_transpose:
-      return tensor_transposes_by_geometry<Element, Q1, Operation::reference_gradients, Real>(components, space_dimension,
-                                                                                              weighted);
+      return tensor_transposes_by_geometry<Element, Q1, Operation::reference_gradients, Real>(
+          components, space_dimension, weighted, run_time);
     case Operation::physical_gradients_transpose:
-      return tensor_transposes_by_geometry<Element, Q1, Operation::physical_gradients, Real>(components, space_dimension,
-                                                                                             weighted);
+      return tensor_transposes_by_geometry<Element, Q1, Operation::physical_gradients, Real>(
+          components, space_dimension, weighted, run_time);
     default: break;
   }
   throw std::invalid_argument(std::string("sum_factorised_transpose_kernel_set: ") + operation_name(op) + " is not a transpose");
@@ -74,12 +68,14 @@ KernelSet<Real> tensor_transposes_by_operation(Operation op, int components, int
 
 template <class Element, class Real, int... Offsets>
 KernelSet<Real> tensor_transposes_by_points(Operation op, int components, int space_dimension, bool weighted,
-                                            int points_per_direction, std::integer_sequence<int, Offsets...>) {
+                                            int points_per_direction, bool run_time,
+                                            std::integer_sequence<int, Offsets...>) {
   constexpr int first = min_tensor_points_per_direction;
   KernelSet<Real> set{};
   const bool found =
       ((points_per_direction == first + Offsets &&
-        (set = tensor_transposes_by_operation<Element, first + Offsets, Real>(op, components, space_dimension, weighted),
+        (set = tensor_transposes_by_operation<Element, first + Offsets, Real>(op, components, space_dimension, weighted,
+                                                                              run_time),
          true)) ||
        ...);
   if (!found)
@@ -93,12 +89,12 @@ KernelSet<Real> tensor_transposes_by_points(Operation op, int components, int sp
 
 template <class Element, class Real>
 KernelSet<Real> sum_factorised_transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted,
-                                            int points_per_direction) {
+                                                    int points_per_direction, bool run_time_components) {
   static_assert(Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron,
                 "sum factorisation needs a tensor-product element");
   constexpr int count = max_tensor_points_per_direction(Element::order) - min_tensor_points_per_direction + 1;
   return detail::tensor_transposes_by_points<Element, Real>(op, components, space_dimension, weighted,
-                                                            points_per_direction,
+                                                            points_per_direction, run_time_components,
                                                             std::make_integer_sequence<int, count>{});
 }
 

@@ -42,6 +42,7 @@
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
 #include <feinterp/elements/indices.hpp>
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/tensor_cores/mma.cuh>
@@ -49,13 +50,17 @@
 
 namespace feinterp::backends::cuda {
 
-template <class Element, int C, Operation Op>
+/// Cs: the component count C, or run_time_components for C read from args.components
+/// (layout/component_kernels.hpp): C only sizes the product's rows, so one kernel serves every C.
+template <class Element, int Cs, Operation Op>
 __device__ __forceinline__ void tensor_core_body(const KernelArgs<double>& args) {
   static_assert(Op == Operation::values || Op == Operation::reference_gradients,
                 "the tensor-core variant computes values and reference gradients");
   constexpr int N = Element::nodes_per_element;
   constexpr int W = Op == Operation::values ? 1 : Element::dimension;
-  constexpr int CW = C * W;
+  constexpr bool run_time = Cs == run_time_components;
+  const int C = run_time ? args.components : Cs;
+  const int CW = C * W;
   constexpr int K = mma_depth_padded(N);
   constexpr int lda = mma_field_stride(N);
 
@@ -74,7 +79,7 @@ __device__ __forceinline__ void tensor_core_body(const KernelArgs<double>& args)
   const int warp = b.thread / 32, warps = b.threads / 32;
   const MmaLane lane = mma_lane(b.thread % 32);
   const offset_t groups = (args.elements + elements_per_block - 1) / elements_per_block;
-  constexpr int CWp = CW | 1;
+  const int CWp = CW | 1;
   const int column_tiles = (columns + mma_columns - 1) / mma_columns;
 
   // 1. B[n][q*W + w] = table[(n*W + w)*Q + q]; rows n >= N and columns j >= Q*W zero. Once per block (the
@@ -101,8 +106,9 @@ __device__ __forceinline__ void tensor_core_body(const KernelArgs<double>& args)
     const node_index* connectivity = s_connectivity + into * layout.connectivity_stride;
     double* a = s_field + into * layout.field_buffer;
     const int count = group_size(args.elements, group, elements_per_block);
-    for (int i = b.thread; i < count * N * C; i += b.threads) {
-      const int local_node = i / C, c = i - local_node * C;  // constants: no division instructions
+    StridedDivision<Cs> by_components(b.thread, b.threads, C);
+    for (int i = b.thread; i < count * N * C; i += b.threads, by_components.next()) {
+      const int local_node = by_components.quotient(i), c = by_components.remainder(i);
       const int z = local_node / N, n = local_node - z * N;
       __pipeline_memcpy_async(a + (z * C + c) * lda + n, args.field + dof(connectivity[local_node], C, c), sizeof(double));
     }
@@ -159,7 +165,10 @@ __device__ __forceinline__ void tensor_core_body(const KernelArgs<double>& args)
 
     // 5. store: the group's contiguous run [first * Q*C*W, (first + here) * Q*C*W).
     double* out = args.out + GradientsLayout{args.elements, Q, C, W}(first, 0, 0, 0);  // W = 1: values
-    store_group_results<CW>(out, s_output, here * Q * CW, b);
+    if constexpr (run_time)
+      store_group_results(out, s_output, here * Q * CW, CW, b);
+    else
+      store_group_results<Cs * W>(out, s_output, here * Q * CW, b);
     buffer ^= 1;
   }
 }

@@ -32,6 +32,7 @@
 #include <feinterp/core/operation.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
+#include <feinterp/cuda/layout/component_kernels.hpp>
 #include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/cuda/kernels/kernel_args.hpp>
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
@@ -39,15 +40,20 @@
 namespace feinterp::backends::cuda {
 
 /// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
-/// weighted); S matters only then.
-template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
+/// weighted); S matters only then. Cs: the component count C, or run_time_components for C read from
+/// args.components (layout/component_kernels.hpp); steps 4 (fused) and 5 then take
+/// run_time_component_chunk components per pass.
+template <class Element, int Cs, Operation Forward, int S, bool Geometric, bool Fused, class Real>
 __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
   constexpr int W = Forward == Operation::values ? 1 : D;
   constexpr bool physical = Forward == Operation::physical_gradients;
   constexpr int R = physical ? S : W;
-  constexpr int CR = C * R;
+  constexpr bool run_time = Cs == run_time_components;
+  const int C = run_time ? args.components : Cs;
+  constexpr int Cc = run_time ? run_time_component_chunk : Cs;  // components per pass
+  const int CR = C * R;
   static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
   static_assert(!Fused || physical, "the fused Laplacian is a physical-gradient transpose");
 
@@ -90,15 +96,18 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
 
     // 3. load: i = element * per_element + r, r = q * CR + cr, as the forward kernel's store.
     if constexpr (Fused) {
-      for (int i = thread; i < here * N * C; i += threads) {
-        const int local_node = i / C, c = i - local_node * C;
+      StridedDivision<Cs> by_components(thread, threads, C);
+      for (int i = thread; i < here * N * C; i += threads, by_components.next()) {
+        const int local_node = by_components.quotient(i), c = by_components.remainder(i);
         s_field[i] = __ldg(args.field + offset_t(connectivity[local_node]) * C + c);
       }
     } else {
       RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r
       const Real* run = args.field + first * per_element;  // the contiguous case
-      for (int i = thread; i < here * per_element; i += threads, walk.next()) {
-        const int q = walk.r / CR, cr = walk.r - q * CR;
+      StridedDivision<Cs * R> by_points(thread, threads, CR);  // i / CR: the group's point walk.element * Q + q
+      for (int i = thread; i < here * per_element; i += threads, walk.next(), by_points.next()) {
+        const int q = Cs > 0 ? walk.r / (Cs * R) : by_points.quotient(i) - walk.element * Q;
+        const int cr = Cs > 0 ? walk.r - q * (Cs * R) : by_points.remainder(i);
         const Real value = args.element_list ? __ldg(args.field + element_of(first + walk.element) * per_element + walk.r)
                                              : __ldg(run + i);
         s_data[(walk.element * CR + cr) * Qp + q] = value;
@@ -124,52 +133,66 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
           for (int k = 0; k < S; ++k)
 #pragma unroll
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
-          Real reference[Fused ? C : 1][D];  // fused: the field's reference gradients at q
-          if constexpr (Fused)
-#pragma unroll
-            for (int c = 0; c < C; ++c)
-#pragma unroll
-              for (int d = 0; d < D; ++d) reference[c][d] = Real(0);
-#pragma unroll
-          for (int n = 0; n < N; ++n) {
-            const Real* x = s_coordinates + (z * N + n) * S;
-#pragma unroll
-            for (int d = 0; d < D; ++d) {
-              const Real shape_real = __ldg(args.geometry_table + (n * D + d) * Q + q);
-              const double shape = double(shape_real);
-#pragma unroll
-              for (int k = 0; k < S; ++k) J[k][d] += double(x[k]) * shape;
-              if constexpr (Fused)
-#pragma unroll
-                for (int c = 0; c < C; ++c) reference[c][d] += shape_real * s_field[(z * N + n) * C + c];
-            }
-          }
-          const double det = jacobian_determinant(J);
-          orientation |= orientation_of(det, shape_quality(J, det));
-          const double factor = args.weights ? double(__ldg(args.weights + q)) * fabs(det) : 1.0;
+          // Fused: the field's reference gradients at q, components c0 .. c0 + Cc - 1 per pass (one pass
+          // when C is compiled); J is summed in the first.
+          double K[S][D];
+          double factor = 1.0;
           Real* data = s_data + z * CR * Qp + q;
-          if constexpr (physical) {
-            double K[S][D];
-            inverse_transpose(J, det, K);
+          for (int c0 = 0; c0 < (Fused ? C : 1); c0 += Cc) {
+            Real reference[Fused ? Cc : 1][D];
+            if constexpr (Fused)
 #pragma unroll
-            for (int c = 0; c < C; ++c) {
-              double g[S], back[D];
-              if constexpr (Fused) {
-                double computed[D];
+              for (int c = 0; c < Cc; ++c)
+#pragma unroll
+                for (int d = 0; d < D; ++d) reference[c][d] = Real(0);
+#pragma unroll
+            for (int n = 0; n < N; ++n) {
+              const Real* x = s_coordinates + (z * N + n) * S;
+#pragma unroll
+              for (int d = 0; d < D; ++d) {
+                const Real shape_real = __ldg(args.geometry_table + (n * D + d) * Q + q);
+                const double shape = double(shape_real);
+                if (c0 == 0)
+#pragma unroll
+                  for (int k = 0; k < S; ++k) J[k][d] += double(x[k]) * shape;
+                if constexpr (Fused)
+#pragma unroll
+                  for (int c = 0; c < Cc; ++c)
+                    reference[c][d] += shape_real * s_field[(z * N + n) * C + (run_time ? min(c0 + c, C - 1) : c)];
+              }
+            }
+            if (c0 == 0) {
+              const double det = jacobian_determinant(J);
+              orientation |= orientation_of(det, shape_quality(J, det));
+              factor = args.weights ? double(__ldg(args.weights + q)) * fabs(det) : 1.0;
+              if constexpr (physical) inverse_transpose(J, det, K);
+            }
+            if constexpr (Fused) {  // this pass's components: K^T K times their reference gradients
+#pragma unroll
+              for (int c = 0; c < Cc; ++c) {
+                if (c0 + c >= C) break;
+                double computed[D], g[S], back[D];
 #pragma unroll
                 for (int d = 0; d < D; ++d) computed[d] = double(reference[c][d]);
                 physical_gradient<S, D>(K, computed, g);
-              } else {
+                physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+                for (int d = 0; d < D; ++d) data[((c0 + c) * R + d) * Qp] = Real(back[d] * factor);
+              }
+            } else if constexpr (physical) {  // every component's g, read back from the point data
+#pragma unroll
+              for (int c = 0; c < C; ++c) {
+                double g[S], back[D];
 #pragma unroll
                 for (int k = 0; k < S; ++k) g[k] = double(data[(c * R + k) * Qp]);
+                physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+                for (int d = 0; d < D; ++d) data[(c * R + d) * Qp] = Real(back[d] * factor);
               }
-              physical_gradient_transpose<S, D>(K, g, back);
+            } else {
 #pragma unroll
-              for (int d = 0; d < D; ++d) data[(c * R + d) * Qp] = Real(back[d] * factor);
+              for (int cr = 0; cr < CR; ++cr) data[cr * Qp] = Real(double(data[cr * Qp]) * factor);
             }
-          } else {
-#pragma unroll
-            for (int cr = 0; cr < CR; ++cr) data[cr * Qp] = Real(double(data[cr * Qp]) * factor);
           }
         }
         if (orientation) atomicOr(s_orientation + z, orientation);
@@ -187,29 +210,37 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
       const offset_t e = element_of(first + z);
       const Real* data = s_data + z * CR * Qp;
       for (int n = threadIdx.x; n < N; n += blockDim.x) {
-        Real y[C];
+        // Components c0 .. c0 + Cc - 1 per pass: one pass when C is compiled; the run-time-C kernel's
+        // last pass sums past C on the last component's data and stores only up to C.
+        for (int c0 = 0; c0 < C; c0 += Cc) {
+          Real y[Cc];
 #pragma unroll
-        for (int c = 0; c < C; ++c) y[c] = Real(0);
-        for (int q = 0; q < Q; ++q) {
+          for (int c = 0; c < Cc; ++c) y[c] = Real(0);
+          for (int q = 0; q < Q; ++q) {
 #pragma unroll
-          for (int w = 0; w < W; ++w) {
-            const Real t = s_table[(q * W + w) * N + n];
+            for (int w = 0; w < W; ++w) {
+              const Real t = s_table[(q * W + w) * N + n];
 #pragma unroll
-            for (int c = 0; c < C; ++c) y[c] += t * data[(c * R + w) * Qp + q];
+              for (int c = 0; c < Cc; ++c) y[c] += t * data[((run_time ? min(c0 + c, C - 1) : c) * R + w) * Qp + q];
+            }
           }
-        }
-        if (args.store == TransposeStore::element_vectors) {
-          Real* out = args.out + ElementVectorLayout{args.elements, N, C}(e, n, 0);
+          const int count = min(Cc, C - c0);  // Cc when C is compiled
+          if (args.store == TransposeStore::element_vectors) {
+            Real* out = args.out + ElementVectorLayout{args.elements, N, C}(e, n, c0);
 #pragma unroll
-          for (int c = 0; c < C; ++c) out[c] = y[c];
-        } else {
-          Real* out = args.out + offset_t(connectivity[z * N + n]) * C;
-          if (args.store == TransposeStore::atomic_add) {
-#pragma unroll
-            for (int c = 0; c < C; ++c) atomicAdd(out + c, y[c]);
+            for (int c = 0; c < Cc; ++c)
+              if (c < count) out[c] = y[c];
           } else {
+            Real* out = args.out + offset_t(connectivity[z * N + n]) * C + c0;
+            if (args.store == TransposeStore::atomic_add) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) out[c] += y[c];
+              for (int c = 0; c < Cc; ++c)
+                if (c < count) atomicAdd(out + c, y[c]);
+            } else {
+#pragma unroll
+              for (int c = 0; c < Cc; ++c)
+                if (c < count) out[c] += y[c];
+            }
           }
         }
       }

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Which component counts C have kernels compiled for them, and which run a run-time-C kernel.
+//
+// Every kernel family is specialised on C, so that its per-component loops have compile-time trip
+// counts and its accumulators live in registers. Compiling every C = 1..9 made the kernels 30 of the
+// 37 minutes a 2-core machine needs to build feinterp (docs/performance/build.md), for counts the tuning
+// tables never time (they hold C = 1 and the element's dimension). Each family therefore also has a
+// run-time-C kernel (C = run_time_components as the template argument, as Eigen's Dynamic and MFEM's
+// fallback kernels), and is compiled for C = 1..its bound, the run-time kernel serving the rest:
+//
+//   transposes (dense, sum-factorised)   1..compiled_components (3): the scalars, vectors and 2D/3D
+//                                        gradients people use; 70% of the kernels' build time. Their
+//                                        run-time kernels took 0.79-1.29 times the compiled ones' time
+//                                        at C = 4..9, median 0.97-1.03 per C (H200, 153 rows).
+//   forward kernels (dense, sum-factorised, tensor cores)
+//                                        1..compiled_forward_components (9): the dense one reads the
+//                                        shape table once per pass of run_time_component_chunk
+//                                        components and took 1.2-1.8 times the compiled time, the
+//                                        tensor-core one 1.1-1.6, the sum-factorised one 1.03-1.66.
+//
+// docs/performance/nvidia-h200/run-time-components.md has the measurements.
+#pragma once
+
+#include <feinterp/core/config.hpp>
+#include <feinterp/core/limits.hpp>
+
+/// The bounds (CMake: FEINTERP_COMPILED_COMPONENTS and FEINTERP_COMPILED_FORWARD_COMPONENTS, 1 to 9).
+#ifndef FEINTERP_COMPILED_COMPONENTS
+#define FEINTERP_COMPILED_COMPONENTS 3
+#endif
+#ifndef FEINTERP_COMPILED_FORWARD_COMPONENTS
+#define FEINTERP_COMPILED_FORWARD_COMPONENTS 9
+#endif
+
+namespace feinterp::backends::cuda {
+
+/// The transposes' compiled counts: C = 1..compiled_components.
+inline constexpr int compiled_components = FEINTERP_COMPILED_COMPONENTS;
+static_assert(compiled_components >= 1 && compiled_components <= max_components,
+              "FEINTERP_COMPILED_COMPONENTS: 1 to max_components");
+
+/// The forward kernels' compiled counts: C = 1..compiled_forward_components.
+inline constexpr int compiled_forward_components = FEINTERP_COMPILED_FORWARD_COMPONENTS;
+static_assert(compiled_forward_components >= 1 && compiled_forward_components <= max_components,
+              "FEINTERP_COMPILED_FORWARD_COMPONENTS: 1 to max_components");
+
+/// The template argument C of the kernel that reads C from its arguments (KernelArgs::components).
+inline constexpr int run_time_components = 0;
+
+/// Components per pass of the run-time-C dense kernels: the accumulators of a compiled C = 3 kernel.
+inline constexpr int run_time_component_chunk = 3;
+
+/// Whether a launch of C components runs the run-time-C kernel of a family compiled for C = 1..compiled:
+/// beyond those, or where it is asked for (`forced`: benchmarks and tests compare it with the compiled
+/// kernel of the same C).
+FEINTERP_HD constexpr bool uses_run_time_components(int components, bool forced, int compiled = compiled_components) {
+  return forced || components > compiled;
+}
+
+}  // namespace feinterp::backends::cuda
