@@ -59,9 +59,10 @@ if(TARGET feinterp_mesh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
 endif()
-# libfeinterp_cuda.so holds its own copy of the CUDA runtime, hidden (cuda/CMakeLists.txt). The static
-# front door calls the runtime too (ExecutorArray, DeviceBuffer), so a package of static libraries also
-# ships the runtime's static library, which NVIDIA's CUDA EULA (Attachment A) lets us redistribute, as
+# libfeinterp_cuda.so holds its own copy of the CUDA runtime, hidden (cuda/CMakeLists.txt). The front
+# door reaches the runtime only through it, but code built on the backend's headers calls the runtime
+# too (cuda/runtime/error.hpp's inline helpers), so a package of static libraries also ships the
+# runtime's static library, which NVIDIA's CUDA EULA (Attachment A) lets us redistribute, as
 # feinterp::cudart_static (feinterpConfig.cmake): a CPU-only FEM code links a CUDA build without the
 # toolkit and runs without libcudart.so.
 set(FEINTERP_PACKAGE_CUDART "")

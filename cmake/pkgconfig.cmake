@@ -7,7 +7,7 @@
 # With static libraries every library a program needs is in Libs, in link order (a static link resolves
 # left to right): the front door, the CUDA backend (always libfeinterp_cuda.so, with its own hidden copy
 # of the CUDA runtime), its tuning tables, the CPU backend, fem, then the runtime's static library
-# installed with the package (the front door calls it too) and the system libraries. With shared libraries, Libs
+# installed with the package (for code that calls the runtime itself) and the system libraries. With shared libraries, Libs
 # names the front door's dependencies too, since its headers expose fem's types; the rest is private.
 # The files are relocatable, as the CMake package is: ${prefix} is found from the .pc file's own
 # folder (${pcfiledir}), so `cmake --install --prefix P` works for any P, chosen at install time.

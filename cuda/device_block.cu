@@ -4,6 +4,7 @@
 #include <string>
 
 #include <feinterp/fem/orientation.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/cuda/runtime/error.hpp>
 #include <feinterp/cuda/validation_kernels.cuh>
 
@@ -35,6 +36,7 @@ DeviceBlock& DeviceBlock::operator=(DeviceBlock&& other) noexcept {
   view_ = other.view_;
   view_.element_tags = tags_.empty() ? nullptr : tags_.data();  // the moved vector keeps its buffer
   node_count_ = other.node_count_;
+  device_ = other.device_;
   return *this;
 }
 
@@ -46,6 +48,7 @@ void DeviceBlock::keep_tags(const BlockView& block) {
 DeviceBlock DeviceBlock::upload(const BlockView& host_block, offset_t node_count, cudaStream_t stream) {
   validate_connectivity(host_block, node_count);
   DeviceBlock block;
+  block.device_ = get_current_device();
   const std::size_t entries = std::size_t(host_block.element_count) * nodes_per_element(host_block.type);
   block.owned_ = DeviceBuffer<node_index>(entries);
   if (entries) block.owned_.upload(host_block.connectivity, entries, stream);
@@ -62,6 +65,7 @@ DeviceBlock DeviceBlock::wrap(const BlockView& device_block, offset_t node_count
                                 " elements and " + std::to_string(node_count) + " nodes");
   space_dimension(device_block);  // throws for a bad one
   DeviceBlock block;
+  block.device_ = get_current_device();
   block.view_ = device_block;
   block.keep_tags(device_block);
   block.node_count_ = node_count;

@@ -21,18 +21,34 @@ namespace feinterp::backends::cuda {
 namespace {
 
 // Above 48 KB a block gets dynamic shared memory only after its kernel's limit is raised. The attribute
-// is per kernel function, process-wide: raising it to the largest size asked for so far is set once per
-// (kernel, size), not per call.
-void allow_shared_memory(const void* kernel, std::size_t bytes) {
+// belongs to the kernel function as loaded on one device (the current one), for the whole process:
+// raising it to the largest size asked for so far is done once per (device, kernel, size), not per call.
+void allow_shared_memory(int device, const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
+  struct Raised {
+    int device;
+    const void* kernel;
+    std::size_t bytes;
+  };
   static std::mutex mutex;
-  static std::vector<std::pair<const void*, std::size_t>> raised;
+  static std::vector<Raised> raised;
   std::lock_guard<std::mutex> lock(mutex);
-  for (const auto& [k, b] : raised)
-    if (k == kernel && b >= bytes) return;
+  for (const Raised& r : raised)
+    if (r.device == device && r.kernel == kernel && r.bytes >= bytes) return;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
         "raising a kernel's shared-memory limit");
-  raised.emplace_back(kernel, bytes);
+  raised.push_back({device, kernel, bytes});
+}
+
+// The device of a plan over `block`: the block's, which an explicit ordinal must name.
+int plan_device(const std::shared_ptr<const DeviceBlock>& block, int requested) {
+  if (!block) throw std::invalid_argument("a CUDA plan needs a DeviceBlock: got null");
+  if (requested == current_device_ordinal) return block->device();
+  const int device = resolve_device(requested);
+  if (device != block->device())
+    throw std::invalid_argument("a plan on CUDA device " + std::to_string(device) + " over a block on device " +
+                                std::to_string(block->device()) + ": a plan computes on its block's device");
+  return device;
 }
 
 }  // namespace
@@ -40,7 +56,13 @@ void allow_shared_memory(const void* kernel, std::size_t bytes) {
 template <class Real>
 Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& points, const Real* coordinates,
                  const PlanOptions& options)
-    : block_(std::move(block)),
+    : Plan(ScopedDevice(plan_device(block, options.device)), block, points, coordinates, options) {}
+
+template <class Real>
+Plan<Real>::Plan(const ScopedDevice& on_device, std::shared_ptr<const DeviceBlock> block, const PointSet& points,
+                 const Real* coordinates, const PlanOptions& options)
+    : device_(on_device.device()),
+      block_(std::move(block)),
       table_(block_->view().type, points, options.stream),
       tensor_(feinterp::tensor_structure(block_->view().type, points, &why_not_tensor_)),
       coordinates_(coordinates),
@@ -48,6 +70,7 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
       space_dimension_(feinterp::space_dimension(block_->view())),
       flag_(1),
       slots_(std::make_unique<std::array<Slot, slot_count>>()) {
+  options_.device = device_;
   if (options.elements_per_block < 0)
     throw std::invalid_argument("elements_per_block = " + std::to_string(options.elements_per_block) +
                                 ": expected 0 (the tuned choice) or a count >= 1");
@@ -86,7 +109,7 @@ Plan<Real>::Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& point
 template <class Real>
 typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted, bool fused) const {
   const BlockView& view = block_->view();
-  const DeviceInfo& device = current_device();
+  const DeviceInfo& device = device_info(device_);
   Launch l;
   LaunchShape shape{view.type, op, table_.points(), components, space_dimension_, precision_of<Real>(), weighted,
                     fused};
@@ -107,7 +130,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
                                   device.name + " allows " + std::to_string(device.shared_per_block_optin));
     if (view.element_count > INT_MAX)
       throw std::invalid_argument("the baseline kernel runs one block per element: at most 2^31 - 1 elements");
-    allow_shared_memory(l.kernels.baseline, bytes);
+    allow_shared_memory(device_, l.kernels.baseline, bytes);
     l.config = {threads_per_element(table_.points()), 1, 1, bytes};
     l.grid = dim3(unsigned(std::max<offset_t>(view.element_count, 1)));
     l.block = dim3(unsigned(l.config.threads_per_element));
@@ -123,7 +146,7 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
     if (count <= max_elements_per_block(counted, device)) shape = counted;
   }
   l.config = packed_launch_config(shape, options_.elements_per_block, device);
-  allow_shared_memory(l.kernels.packed, l.config.shared_bytes);
+  allow_shared_memory(device_, l.kernels.packed, l.config.shared_bytes);
   // Persistent grid: as many blocks as can be resident at once (each loads the table once and then
   // strides over groups of elements), never more than there are groups.
   const int threads = l.config.threads_per_element * l.config.element_slots;
@@ -150,6 +173,12 @@ const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int componen
 }
 
 template <class Real>
+LaunchConfig Plan<Real>::launch_config(Operation op, int components, bool weighted, bool fused) const {
+  const ScopedDevice on_device(device_);
+  return launch(op, components, weighted, fused).config;
+}
+
+template <class Real>
 void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj) const {
   apply(op, u, out, detj, options_.stream);
 }
@@ -157,6 +186,7 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
 template <class Real>
 void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj,
                        cudaStream_t stream) const {
+  const ScopedDevice on_device(device_);
   const BlockView& view = block_->view();
   check_interpolation_arguments(
       "apply", interpolation_arguments(op, view.type, view.element_count, space_dimension_, table_.type(),
@@ -186,6 +216,7 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
 template <class Real>
 void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                                  const TransposeOptions& options, cudaStream_t stream) const {
+  const ScopedDevice on_device(device_);
   const BlockView& view = block_->view();
   check_transpose_arguments("apply_transpose",
                             transpose_arguments(op, view.type, view.element_count, space_dimension_, table_.type(),
@@ -210,6 +241,7 @@ void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r
 template <class Real>
 void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options,
                                  cudaStream_t stream) const {
+  const ScopedDevice on_device(device_);
   const BlockView& view = block_->view();
   check_laplacian_arguments("apply_laplacian",
                             transpose_arguments(Operation::physical_gradients_transpose, view.type, view.element_count,
@@ -254,6 +286,7 @@ void Plan<Real>::launch_transpose(const Launch* l, KernelArgs<Real> args, const 
 
 template <class Real>
 void Plan<Real>::check(cudaStream_t stream) const {
+  const ScopedDevice on_device(device_);
   // The flag is read on `stream` itself, after its launches: this waits for that stream only, never for
   // the device or the legacy default stream.
   unsigned long long bad = no_element;
@@ -271,7 +304,7 @@ void Plan<Real>::check(cudaStream_t stream) const {
   DeviceBuffer<unsigned long long> scratch(1);
   const KernelSet<Real> kernels = kernel_set<Real>(view.type, Operation::physical_gradients, 3, space_dimension_);
   const std::size_t bytes = baseline_shared_bytes(N, D, space_dimension_, Operation::physical_gradients, Q, sizeof(Real));
-  allow_shared_memory(kernels.baseline, bytes);
+  allow_shared_memory(device_, kernels.baseline, bytes);
   const KernelArgs<Real> one{view.connectivity + offset_t(bad) * N, 1, coordinates_, coordinates_, table_.gradients(), Q, 3,
                              out.data(), detj.data(), scratch.data(), bits.data()};
   kernels.launch_baseline(dim3(1), dim3(unsigned(threads_per_element(Q))), bytes, stream, one);

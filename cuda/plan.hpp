@@ -6,6 +6,10 @@
 // check and a kernel launch, asynchronous on the plan's stream, and nothing else: no allocation, no
 // synchronisation.
 //
+// A plan lives on one device, its block's, fixed when it is built: its construction, every launch,
+// allocation and query of a call and check() run with that device made current (runtime/
+// scoped_device.hpp), whatever device the caller has made current, which is left as it was.
+//
 // Degenerate and tangled elements (fem/orientation.hpp) found by physical gradients are recorded on the
 // device in the plan's flag, which is sticky: the smallest such element is kept until check() reads it.
 // check() waits for the stream, and throws DegenerateElementError naming that element (a one-element
@@ -36,7 +40,9 @@
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/cuda/device_block.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/cuda/runtime/device_buffer.hpp>
+#include <feinterp/cuda/runtime/scoped_device.hpp>
 #include <feinterp/cuda/device_tabulation.hpp>
 #include <feinterp/cuda/kernels/kernel_set.hpp>
 #include <feinterp/cuda/launch/launch_config.hpp>
@@ -54,7 +60,14 @@ enum class TensorStrides {
   odd,      ///< the smallest odd strides (to measure what the counted ones buy)
 };
 
+/// How a plan runs: its device and stream, how nodal transposes sum, and the knobs that benchmarks, the
+/// sweep and the tests turn (elements_per_block, kernel, variant, tensor_strides); the front door leaves
+/// those at their defaults, the tuned choice.
 struct PlanOptions {
+  /// The device of the plan's memory and launches: an ordinal, or current_device_ordinal for the
+  /// block's (the device current when the DeviceBlock was made). Another device than the block's is
+  /// refused.
+  int device = current_device_ordinal;
   int elements_per_block = 0;  ///< packed kernel only; 0: the tuning table's choice (or the heuristic)
   Kernel kernel = Kernel::packed;
   /// The kernel variant of the packed launches: none for the launch module's choice
@@ -64,7 +77,7 @@ struct PlanOptions {
   /// Every launch runs its variant's run-time-C kernel, even where C has a compiled one
   /// (layout/component_kernels.hpp): what the benchmarks and tests compare the compiled kernels with.
   bool run_time_components = false;
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr;  ///< a stream of the plan's device; null: that device's default stream
   Summation summation = Summation::atomic;  ///< nodal transposes
   TensorStrides tensor_strides = TensorStrides::counted;
 };
@@ -73,21 +86,24 @@ template <class Real>
 class Plan {
  public:
   /// `coordinates`: device x[node*3 + k] of block->node_count() nodes, needed for physical gradients
-  /// (null: the plan refuses them). Throws std::invalid_argument for points of another shape, an empty
-  /// point set, an elements_per_block that does not fit, or a node off the plane z = 0 in a block of
-  /// space dimension 2 (naming it).
+  /// (null: the plan refuses them). Throws std::invalid_argument for a null block, a device that does
+  /// not exist or is not the block's, points of another shape, an empty point set, an elements_per_block
+  /// that does not fit, or a node off the plane z = 0 in a block of space dimension 2 (naming it).
   Plan(std::shared_ptr<const DeviceBlock> block, const PointSet& points, const Real* coordinates,
        const PlanOptions& options = {});
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
 
   const DeviceBlock& block() const { return *block_; }
+  /// The device the plan computes on (its block's).
+  int device() const { return device_; }
   int points() const { return table_.points(); }
   /// The point set's tensor structure for this block's element, if it has one (quadrilaterals and
   /// hexahedra at tensor-product point sets); why not otherwise.
   const std::optional<TensorStructure>& tensor_structure() const { return tensor_; }
   const std::string& why_not_tensor() const { return why_not_tensor_; }
   int space_dimension() const { return space_dimension_; }
+  /// The options it was built with, `device` resolved.
   const PlanOptions& options() const { return options_; }
 
   /// Launches `op` on `stream` (the plan's unless given). Device arrays; sizes checked (core/layout.hpp).
@@ -119,11 +135,14 @@ class Plan {
 
   /// The launch configuration of (op, components), as apply uses it (decided at the first use): its
   /// variant, threads, elements per block and shared memory.
-  LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false) const {
-    return launch(op, components, weighted, fused).config;
-  }
+  LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false) const;
 
  private:
+  // The constructor proper, run by the public one with the plan's device current: `on_device` is a
+  // temporary of that delegating call, alive until this constructor returns.
+  Plan(const ScopedDevice& on_device, std::shared_ptr<const DeviceBlock> block, const PointSet& points,
+       const Real* coordinates, const PlanOptions& options);
+
   struct Launch {
     KernelSet<Real> kernels{};
     LaunchConfig config;
@@ -138,6 +157,7 @@ class Plan {
   // The launches of a transpose (one, or one per colour) with `args` filled but for the store and list.
   void launch_transpose(const Launch* l, KernelArgs<Real> args, const TransposeOptions& options, cudaStream_t stream) const;
 
+  int device_;
   std::shared_ptr<const DeviceBlock> block_;
   DeviceTabulation<Real> table_;
   std::string why_not_tensor_;

@@ -72,8 +72,8 @@ int main() {
     const ElementType type{Shape::hexahedron, 2};
     const PointSet rule = quadrature_rule(type.shape, 4);
     const std::size_t Q = std::size_t(rule.size()), E = std::size_t(mesh.elements);
-    // Where the plan computes (Executor::automatic: the GPU if there is one), and the arrays there.
-    const Executor executor = resolve_executor(Executor::automatic);
+    // Where the plan computes (automatic: the GPU if there is one), and the arrays there.
+    const Executor executor = resolve_executor(Executor::automatic());
     const ExecutorArray<node_index> connectivity(executor, mesh.connectivity);
     const ExecutorArray<double> coordinates(executor, mesh.coordinates), field(executor, u);
     ExecutorArray<double> gradients_there(executor, E * Q * 3), detj_there(executor, E * Q);
@@ -86,7 +86,7 @@ int main() {
                {gradients_there.data(), gradients_there.size()}, {detj_there.data(), detj_there.size()});
     plan.check();  // on the GPU: waits, and reports a degenerate element if one was met
     const std::vector<double> gradients = gradients_there.to_vector(), detj = detj_there.to_vector();
-    const char* where = executor == Executor::cuda ? "GPU" : "CPU";
+    const char* where = executor.kind() == ExecutorKind::cuda ? "GPU" : "CPU";
 
     double energy = 0;
     for (std::size_t e = 0; e < E; ++e)

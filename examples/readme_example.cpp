@@ -11,7 +11,7 @@ int main() {
   std::vector<double> u;                                                 // u = x + 2y + 3z at its 4913 nodes
   for (std::size_t i = 0; i < box.coordinates.size(); i += 3)
     u.push_back(box.coordinates[i] + 2 * box.coordinates[i + 1] + 3 * box.coordinates[i + 2]);
-  const Executor where = Executor::automatic;  // the GPU if one is usable, else the CPU (as for the plan below)
+  const Executor where = Executor::automatic();  // the GPU if one is usable, else the CPU (as for the plan below)
   const ExecutorArray<node_index> connectivity(where, box.connectivity);  // the mesh and field where it computes
   const ExecutorArray<double> coordinates(where, box.coordinates), field(where, u);
   BlockView block = box.view();

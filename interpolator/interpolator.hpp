@@ -17,12 +17,14 @@
 // z = 0 for a planar block), the points, the executor. A call checks only the sizes of its arrays and
 // runs the one operation: one switch inside each backend (cpu, cuda).
 //
-// Executors and memory. `cpu`: host arrays, each call synchronous, a degenerate or tangled element
-// (fem/orientation.hpp) throws DegenerateElementError from apply itself. `cuda`: device arrays (the
-// connectivity, the coordinates, the fields and outputs of every call); a call is a kernel launch on the
-// plan's stream and nothing else (no allocation, no synchronisation); a degenerate element is recorded
-// on the device and reported by check(), which waits for the stream. `automatic` picks cuda when a GPU
-// is usable, else cpu; executor() says which, and ExecutorArray puts data where it computes.
+// Executors and memory (interpolator/executor.hpp). `cpu`: host arrays, each call synchronous, a
+// degenerate or tangled element (fem/orientation.hpp) throws DegenerateElementError from apply itself.
+// `cuda`: arrays on the executor's device (the connectivity, the coordinates, the fields and outputs of
+// every call); the plan keeps that device and stream from its construction, and a call is a kernel
+// launch on that stream, on that device whatever device is current, and nothing else (no allocation, no
+// synchronisation); a degenerate element is recorded on the device and reported by check(), which waits
+// for the stream. `automatic` picks cuda when a GPU is usable, else cpu; executor() says which, and
+// ExecutorArray (interpolator/executor_array.hpp) puts data where it computes.
 //
 // Precision: Real is double or float. The field, coordinates and outputs share it; shape functions and
 // geometry are computed in double and stored (or combined) in Real.
@@ -30,51 +32,26 @@
 
 #include <cstddef>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include <feinterp/core/operation.hpp>
 #include <feinterp/core/precision.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/point_set.hpp>
+#include <feinterp/interpolator/executor.hpp>
+#include <feinterp/interpolator/executor_array.hpp>
 
 namespace feinterp {
 
-enum class Executor { cpu, cuda, automatic };
-
-const char* executor_name(Executor executor);
-
-/// "cpu", "cuda", "auto" or "automatic"; throws std::invalid_argument naming them.
-Executor parse_executor(const std::string& name);
-
-/// True when this feinterp was built with CUDA and a GPU is usable. Never throws.
-bool cuda_usable();
-
-/// Why cuda_usable() is false, in one line ("" when it is true).
-std::string cuda_unusable_reason();
-
-/// cpu or cuda: `automatic` resolved. Throws std::runtime_error for `cuda` when it is not usable.
-Executor resolve_executor(Executor requested);
-
-/// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads", for a resolved executor. For
-/// the CPU, the count a plan with InterpolatorOptions::threads = `threads` uses on a large block:
-/// `threads`, or for 0 FEINTERP_NUM_THREADS, OMP_NUM_THREADS, else the CPUs this process may use
-/// (affinity and cgroup quota). Throws std::invalid_argument for a bad count or environment value.
-std::string describe_executor(Executor executor, int threads = 0);
-
-/// The threads a CPU plan with InterpolatorOptions::threads = `threads` uses on a large block (as above).
-int cpu_thread_count(int threads = 0);
-
+/// What a plan is built with. The CUDA backend's tuning knobs (elements per block, kernel variant,
+/// the baseline kernel) are not here: benchmarks and tests set them on backends::cuda::PlanOptions.
 struct InterpolatorOptions {
-  Executor executor = Executor::automatic;
+  /// Where the plan computes: its kind, and for cuda its device and stream (interpolator/executor.hpp).
+  Executor executor = Executor::automatic();
   /// cpu: threads per call; 0 for the default: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS (its first
   /// entry), else the CPUs this process may use (affinity, cgroup v2 quota). A bad variable throws
   /// std::invalid_argument when the plan is built. Blocks under 1024 elements per thread use fewer.
   int threads = 0;
-  void* cuda_stream = nullptr;    ///< cuda: the cudaStream_t of the plan's launches (null: the default stream)
-  int elements_per_block = 0;     ///< cuda: 0 for the tuned choice (cuda/launch)
-  bool baseline_kernel = false;   ///< cuda: one element per block (the naive baseline, for benchmarks)
   /// cuda: how nodal transposes sum shared nodes; deterministic colours the elements when the plan is built
   /// (the block's connectivity is copied to the host once for that).
   Summation summation = Summation::atomic;
@@ -84,12 +61,13 @@ template <class Real>
 class Interpolator {
  public:
   /// `block.connectivity` and `coordinates` (x[node*3 + k], needed for physical gradients, may be null)
-  /// live where the executor computes. Throws std::invalid_argument naming what is wrong.
+  /// live where the executor computes (for cuda, on its device). Throws std::invalid_argument naming what
+  /// is wrong (a device the machine does not have included), std::runtime_error for cuda without a GPU.
   Interpolator(const BlockView& block, offset_t node_count, const PointSet& points, const Real* coordinates = nullptr,
                const InterpolatorOptions& options = {});
 
-  /// cpu or cuda.
-  Executor executor() const;
+  /// The executor resolved when the plan was built: cpu, or cuda with its device and stream.
+  const Executor& executor() const;
   const BlockView& block() const;
   offset_t node_count() const;
   int points() const;
@@ -128,32 +106,6 @@ class Interpolator {
  private:
   struct Impl;
   std::shared_ptr<const Impl> impl_;
-};
-
-/// An array where an executor computes: host memory for cpu, device memory for cuda. For tools and
-/// tests that move data to and from a plan; copies are synchronous on the default stream (a plan on
-/// another stream: check() it first).
-template <class T>
-class ExecutorArray {
- public:
-  ExecutorArray(Executor executor, std::size_t size);
-  ExecutorArray(Executor executor, const std::vector<T>& host);
-  ExecutorArray(ExecutorArray&&) noexcept;
-  ExecutorArray& operator=(ExecutorArray&&) noexcept;
-  ~ExecutorArray();
-
-  T* data() { return data_; }
-  const T* data() const { return data_; }
-  std::size_t size() const { return size_; }
-  void copy_from(const T* host, std::size_t count);
-  void copy_to(T* host, std::size_t count) const;
-  std::vector<T> to_vector() const;
-
- private:
-  void release() noexcept;
-  Executor executor_;
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
 };
 
 }  // namespace feinterp

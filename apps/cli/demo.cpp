@@ -45,7 +45,7 @@ void add_demo_options(CLI::App& command, DemoOptions& o) {
   command.add_option("--components", o.components, "field components C (1 to 9)")->capture_default_str()->check(CLI::Range(1, int(max_components)));
   command.add_option("--size", o.size, "target elements per mesh")->capture_default_str()->check(CLI::Range(1LL, 1LL << 30));
   command.add_option("--quadrature", o.quadrature, "quadrature degree (default 2p)")->check(CLI::Range(0, 100));
-  command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")->capture_default_str()
+  command.add_option("--device", o.device, "cpu, cuda, cuda:N (device N) or auto (the GPU if there is one)")->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   command.add_option("--threads", o.threads,
                      "CPU threads (default 0: FEINTERP_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs this "
@@ -75,7 +75,7 @@ struct PairResult {
 
 double gbs(offset_t bytes, double seconds) { return seconds > 0 ? double(bytes) / seconds / 1e9 : 0.0; }
 
-PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
+PairResult run_pair(ElementType type, const DemoOptions& o, const Device& device) {
   PairResult r;
   r.type = type;
   const int p = type.order, D = dimension(type.shape), C = o.components;
@@ -103,7 +103,7 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   for (offset_t n = 0; n < nodes; ++n) polynomial.evaluate(&mesh.coordinates[std::size_t(3 * n)], &field[std::size_t(n * C)], nullptr);
 
   // The geometry at the points, on the CPU: x_k(xi_q) and dx_k/dxi_d.
-  const feinterp::Interpolator<double> geometry(block, nodes, points, nullptr, {Executor::cpu, o.threads});
+  const feinterp::Interpolator<double> geometry(block, nodes, points, nullptr, {Executor::cpu(), o.threads});
   const FieldView coordinates{mesh.coordinates.data(), mesh.coordinates.size(), 3};
   std::vector<double> x(std::size_t(E * Q * 3)), dx(std::size_t(E * Q * 3 * D));
   geometry.apply(Operation::values, coordinates, {x.data(), x.size()});
@@ -145,12 +145,12 @@ PairResult run_pair(ElementType type, const DemoOptions& o, Device device) {
   return r;
 }
 
-void print_header(const DemoOptions& o, Device device) {
+void print_header(const DemoOptions& o, const Device& device) {
   std::printf("feinterp demo on %s: %d-component polynomial fields of degree p, quadrature degree %s, ~%lld elements per mesh\n",
               describe(device, o.threads).c_str(), o.components,
               o.quadrature < 0 ? "2p" : std::to_string(o.quadrature).c_str(), o.size);
   std::printf("times: fastest of %d runs of the %s alone; GB/s: minimal bytes (core/traffic.hpp) / time\n\n", o.repeats,
-              device == Device::cuda ? "kernel" : "threaded CPU loop");
+              on_gpu(device) ? "kernel" : "threaded CPU loop");
   std::printf("%-16s %9s %9s %4s | %-17s | %-17s | %-17s | %-19s\n", "", "", "", "", "      values", " ref. gradients",
               "phys. gradients", " max relative error");
   std::printf("%-16s %9s %9s %4s | %8s %8s | %8s %8s | %8s %8s | %9s %9s\n", "element", "elements", "nodes", "Q", "ms",
@@ -164,11 +164,11 @@ void print_row(const PairResult& r) {
   std::fflush(stdout);
 }
 
-void print_json(const DemoOptions& o, Device device, const std::vector<PairResult>& results, double worst) {
+void print_json(const DemoOptions& o, const Device& device, const std::vector<PairResult>& results, double worst) {
   JsonWriter json(std::cout);
   begin_document(json, json_schema::demo, "demo");
   json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
-  if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
+  if (!on_gpu(device)) json.member("threads", cpu_thread_count(o.threads));
   json.member("components", o.components).member("target_elements", o.size).member("repeats", o.repeats);
   json.key("quadrature_degree");
   if (o.quadrature < 0)

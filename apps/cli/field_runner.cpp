@@ -15,10 +15,15 @@ Device choose_device(const std::string& choice) {
   try {
     requested = parse_executor(choice);
   } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("--device " + choice + ": expected cpu, cuda or auto");
+    throw std::invalid_argument("--device " + choice + ": expected cpu, cuda, cuda:N (N a device ordinal) or auto");
   }
-  if (requested == Executor::cuda && !cuda_usable()) throw std::runtime_error("--device cuda: " + cuda_unusable_reason());
-  return resolve_executor(requested);
+  if (requested.kind() == ExecutorKind::cuda && !cuda_usable())
+    throw std::runtime_error("--device " + choice + ": " + cuda_unusable_reason());
+  try {
+    return resolve_executor(requested);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("--device " + choice + ": " + error.what());
+  }
 }
 
 namespace {
@@ -31,7 +36,7 @@ offset_t checked_node_count(const std::vector<double>& coordinates, FieldView fi
 }
 }  // namespace
 
-FieldRunner::FieldRunner(Device device, const std::vector<double>& coordinates, FieldView field, int threads)
+FieldRunner::FieldRunner(const Device& device, const std::vector<double>& coordinates, FieldView field, int threads)
     : device_(device),
       node_count_(checked_node_count(coordinates, field)),
       components_(field.components),

@@ -20,23 +20,28 @@
 
 namespace feinterp::app {
 
+/// A resolved executor: cpu, or cuda on one device.
 using Device = Executor;
 
-/// "cpu", "cuda" or "auto" (the GPU when one is usable, else the CPU). Throws std::runtime_error for
-/// "cuda" without a usable GPU, or in a build without CUDA.
+/// "cpu", "cuda" (the current device), "cuda:N" or "auto" (the GPU when one is usable, else the CPU).
+/// Throws std::runtime_error for cuda without a usable GPU, or in a build without CUDA, and
+/// std::invalid_argument for a name or a device ordinal that is not one.
 Device choose_device(const std::string& choice);
 
-inline const char* device_name(Device device) { return executor_name(device); }
+inline bool on_gpu(const Device& device) { return device.kind() == ExecutorKind::cuda; }
+
+/// "cpu" or "cuda".
+inline const char* device_name(const Device& device) { return executor_name(device); }
 
 /// "NVIDIA H100 80GB HBM3 (compute capability 9.0)" or "CPU, 16 threads": the count `threads` (0: the
 /// default) resolves to. Throws std::invalid_argument for a bad count or thread variable.
-inline std::string describe(Device device, int threads = 0) { return describe_executor(device, threads); }
+inline std::string describe(const Device& device, int threads = 0) { return describe_executor(device, threads); }
 
 class FieldRunner {
  public:
   /// Copies the coordinates (x[node*3 + k]) and the field to where `device` computes; `threads`: the CPU
   /// plans' InterpolatorOptions::threads.
-  FieldRunner(Device device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
+  FieldRunner(const Device& device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
 
   /// The block and point set the next runs use (copies the connectivity, builds the plan).
   void set_block(const BlockView& block, const PointSet& points);
@@ -47,7 +52,7 @@ class FieldRunner {
 
   /// Seconds spent copying to and from the executor so far.
   double transfer_seconds() const { return transfer_s_; }
-  Device device() const { return device_; }
+  const Device& device() const { return device_; }
 
  private:
   Device device_;

@@ -55,7 +55,7 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
   command.add_flag("--values", o.values, "compute values (default: all three quantities)");
   command.add_flag("--gradients,--reference-gradients", o.reference_gradients, "compute gradients in reference coordinates");
   command.add_flag("--physical-gradients", o.physical_gradients, "compute gradients in physical coordinates (and det J)");
-  command.add_option("--device", o.device, "cpu, cuda or auto (the GPU if there is one)")
+  command.add_option("--device", o.device, "cpu, cuda, cuda:N (device N) or auto (the GPU if there is one)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   command.add_option("--threads", o.threads,
@@ -121,7 +121,7 @@ double block_measure(const BlockResults& r) {
   return sum;
 }
 
-void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
+void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
                  const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                  const std::vector<std::string>& files, long long skipped) {
   std::printf("%s: %s, %s, %s in %s\n", o.mesh.c_str(), describe_dimensions(mesh).c_str(),
@@ -154,7 +154,7 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
   for (const std::string& f : files) std::printf("wrote %s\n", f.c_str());
 }
 
-void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, Device device,
+void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                 const std::vector<std::string>& files, long long skipped) {
   JsonWriter json(std::cout);
@@ -163,7 +163,7 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
   json.key("field").begin_object().member("name", field.name).member("source", o.field.empty() ? "expression" : "file");
   json.member("components", field.components).end_object();
   json.member("device", device_name(device)).member("device_name", describe(device, o.threads));
-  if (device == Device::cpu) json.member("threads", cpu_thread_count(o.threads));
+  if (!on_gpu(device)) json.member("threads", cpu_thread_count(o.threads));
   json.member("renumber", o.renumber);
   json.key("blocks").begin_array();
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
@@ -263,7 +263,7 @@ int run_interpolate(const InterpolateOptions& o) {
         times.kernel += r.seconds[i];
       }
     if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
-      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu, o.threads});
+      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
       r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
       geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
                      {r.physical_points.data(), r.physical_points.size()});

@@ -108,7 +108,7 @@ static int run(int argc, char** argv) {
 
   // The count the plans use (0: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available); throws for a
   // bad one before any mesh is built.
-  std::printf("%s (fewer on blocks under 1024 elements per thread)\n", describe_executor(Executor::cpu, threads).c_str());
+  std::printf("%s (fewer on blocks under 1024 elements per thread)\n", describe_executor(Executor::cpu(), threads).c_str());
   std::vector<Row> rows;
   std::printf("%-16s %-20s %2s %3s %9s %10s %12s %8s\n", "element", "operation", "C", "Q", "elements", "ms",
               "elements/s", "GB/s");
@@ -118,7 +118,7 @@ static int run(int argc, char** argv) {
     const BlockView block = mesh.view();
     const int D = dimension(type.shape), S = block.space_dimension, N = nodes_per_element(type), Q = points.size();
     InterpolatorOptions options;
-    options.executor = Executor::cpu;
+    options.executor = Executor::cpu();
     options.threads = threads;
     const Interpolator<double> plan(block, mesh.node_count(), points, mesh.coordinates.data(), options);
     std::mt19937_64 random(12345);

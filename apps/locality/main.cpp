@@ -49,7 +49,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // The fastest of `runs` CPU calls of reference gradients on the block (after one untimed call), in ms.
 double cpu_milliseconds(const Mesh& mesh, const ElementBlock& block, int threads, int runs) {
   InterpolatorOptions options;
-  options.executor = Executor::cpu;
+  options.executor = Executor::cpu();
   options.threads = threads;
   const Interpolator<double> plan(block.view(), mesh.node_count(), element_nodes(block.type), nullptr, options);
   std::vector<double> u(std::size_t(mesh.node_count()));
@@ -91,10 +91,10 @@ int main(int argc, char** argv) {
     std::ostringstream csv;
     csv << "# feinterp-locality, git " << app::git_revision() << ", window " << locality.window_elements << " elements, "
         << locality.sector_bytes << "-byte sectors, " << locality.value_bytes << "-byte values"
-        << (cpu_time ? ", CPU times on " + describe_executor(Executor::cpu, threads) : std::string()) << "\n"
+        << (cpu_time ? ", CPU times on " + describe_executor(Executor::cpu(), threads) : std::string()) << "\n"
         << "element,order,elements,nodes,numbering,mean_spread,bandwidth,sector_efficiency,sectors_per_element,renumber_s"
         << (cpu_time ? ",cpu_reference_gradients_ms" : "") << "\n";
-    if (cpu_time) std::printf("CPU times: reference gradients, C = 1, FP64, points = nodes, %s\n", describe_executor(Executor::cpu, threads).c_str());
+    if (cpu_time) std::printf("CPU times: reference gradients, C = 1, FP64, points = nodes, %s\n", describe_executor(Executor::cpu(), threads).c_str());
     std::printf("%-16s %9s %9s %-9s %12s %10s %8s %9s %11s%s\n", "element", "elements", "nodes", "numbering", "mean spread",
                 "bandwidth", "sectors", "sect/elem", "renumber s", cpu_time ? "     cpu ms" : "");
     for (const ElementType type : types) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The GPU in use: whether there is one, and the properties the launch configuration depends on.
+// The GPUs: whether there is one, how many, which is current, and the properties the launch
+// configuration depends on.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +28,24 @@ bool cuda_available();
 /// A one-line reason when cuda_available() is false (for skipped tests and tool messages).
 std::string cuda_unavailable_reason();
 
-/// Properties of the current device (cached per device ordinal). Throws CudaError without one.
+/// The number of CUDA devices; 0 without a driver or a device. Never throws.
+int device_count();
+
+/// The device ordinal that stands for the calling thread's current device, resolved (resolve_device)
+/// when a plan, a block or an array is made.
+inline constexpr int current_device_ordinal = -1;
+
+/// The calling thread's current device (cudaGetDevice). Throws CudaError.
+int get_current_device();
+
+/// `ordinal` if this machine has that device, the current device for current_device_ordinal. Throws
+/// std::invalid_argument naming the ordinal and the number of devices for any other value.
+int resolve_device(int ordinal);
+
+/// Properties of device `ordinal` (cached per ordinal). Throws CudaError without one.
+const DeviceInfo& device_info(int ordinal);
+
+/// Properties of the current device. Throws CudaError without one.
 const DeviceInfo& current_device();
 
 }  // namespace feinterp::backends::cuda

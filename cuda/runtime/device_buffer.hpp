@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// DeviceBuffer<T>: RAII ownership of a cudaMalloc'd array. Move-only; freed on destruction.
+// DeviceBuffer<T>: RAII ownership of an array in device memory, on the device that was current when it
+// was allocated. Move-only; freed on destruction, with its own device current for that whatever device
+// is current then. Allocation, copies and release go through device_memory.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <feinterp/cuda/runtime/error.hpp>
+#include <feinterp/cuda/runtime/device.hpp>
+#include <feinterp/cuda/runtime/device_memory.hpp>
 
 namespace feinterp::backends::cuda {
 
@@ -17,19 +21,20 @@ template <class T>
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count)
-      check(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)),
-            "allocating " + std::to_string(count * sizeof(T)) + " bytes of device memory");
-  }
+  /// `count` elements on the current device. Throws CudaError.
+  explicit DeviceBuffer(std::size_t count)
+      : device_(count ? get_current_device() : current_device_ordinal),
+        data_(static_cast<T*>(allocate_device_memory(count * sizeof(T), device_))),
+        count_(count) {}
   /// Allocates and copies `host` (synchronously).
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host.data(), host.size()); }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+      : device_(other.device_), data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();
+      device_ = other.device_;
       data_ = std::exchange(other.data_, nullptr);
       count_ = std::exchange(other.count_, 0);
     }
@@ -43,16 +48,20 @@ class DeviceBuffer {
   const T* data() const { return data_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
+  /// The device the buffer lives on (current_device_ordinal for an empty buffer).
+  int device() const { return device_; }
 
+  /// Copies `count` elements from the host, on `stream` (of the buffer's device): synchronous on the
+  /// null stream; on another, `host` must stay unchanged until the stream has run the copy.
   void upload(const T* host, std::size_t count, cudaStream_t stream = nullptr) {
     check_count(count, "upload");
-    check(cudaMemcpyAsync(data_, host, count * sizeof(T), cudaMemcpyHostToDevice, stream), "copying to the device");
-    if (!stream) check(cudaStreamSynchronize(stream), "copying to the device");
+    copy_to_device(data_, host, count * sizeof(T), device_, stream, /*wait=*/!stream);
   }
+  /// Copies `count` elements to the host on `stream` (of the buffer's device), after the work queued
+  /// there, and waits for it.
   void download(T* host, std::size_t count, cudaStream_t stream = nullptr) const {
     check_count(count, "download");
-    check(cudaMemcpyAsync(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost, stream), "copying from the device");
-    check(cudaStreamSynchronize(stream), "copying from the device");
+    copy_to_host(host, data_, count * sizeof(T), device_, stream);
   }
   /// The whole buffer, copied on `stream` after the work queued there (synchronises that stream).
   std::vector<T> to_host(cudaStream_t stream = nullptr) const {
@@ -68,10 +77,11 @@ class DeviceBuffer {
                                   " elements into a buffer of " + std::to_string(count_));
   }
   void release() noexcept {
-    if (data_) cudaFree(data_);
+    free_device_memory(data_, device_);
     data_ = nullptr;
     count_ = 0;
   }
+  int device_ = current_device_ordinal;
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -31,7 +31,8 @@ namespace {
 
 const char* const usage =
     "usage: poisson [options]\n"
-    "  --executor cpu|cuda|auto    where the plan and the vectors live (default auto: the GPU if usable)\n"
+    "  --executor cpu|cuda|auto    where the plan and the vectors live (default auto: the GPU if usable;\n"
+    "                              cuda:N: device N)\n"
     "  --element tet,hex           element shapes (default both)\n"
     "  --order 1,2,3               orders (default all three)\n"
     "  --levels N                  mesh sizes per shape and order (default 3)\n"
@@ -89,7 +90,7 @@ double parse_number(const std::string& option, const std::string& text, double m
 }
 
 struct Options {
-  Executor executor = Executor::automatic;
+  Executor executor = Executor::automatic();
   std::vector<Shape> shapes{Shape::tetrahedron, Shape::hexahedron};
   std::vector<int> orders{1, 2, 3};
   bool full = false;

@@ -14,7 +14,7 @@ namespace poisson {
 struct CaseOptions {
   feinterp::ElementType type{feinterp::Shape::tetrahedron, 1};
   feinterp::offset_t target_elements = 1000;
-  feinterp::Executor executor = feinterp::Executor::cpu;  ///< resolved: cpu or cuda
+  feinterp::Executor executor = feinterp::Executor::cpu();  ///< resolved: cpu, or cuda on one device
   CgOptions cg;
   feinterp::Summation summation = feinterp::Summation::atomic;  ///< cuda: how the transposes sum
   double timing_seconds = 0.1;  ///< at least this long timing each of apply, forward and transpose

@@ -38,7 +38,7 @@ class CpuVectorOps final : public VectorOps {
 std::unique_ptr<VectorOps> cpu_vector_ops() { return std::make_unique<CpuVectorOps>(); }
 
 #ifndef POISSON_WITH_CUDA
-std::unique_ptr<VectorOps> cuda_vector_ops() {
+std::unique_ptr<VectorOps> cuda_vector_ops(int) {
   throw std::runtime_error(
       "this poisson example was built without CUDA (the installed feinterp has none, or no CUDA compiler was found)");
 }

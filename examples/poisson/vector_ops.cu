@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The device variant of vector_ops.hpp: one grid-stride kernel per operation and thrust's reduction
-// for the dot product, all on the default stream, the one the Interpolator plan launches on (its
-// cuda_stream is left null), so they are ordered with the operator applies without any event.
+// for the dot product, all on the default stream of the plan's device, the stream the Interpolator plan
+// launches on (its executor has no stream of its own), so they are ordered with the operator applies
+// without any event.
 #include <thrust/execution_policy.h>
 #include <thrust/inner_product.h>
 
@@ -73,6 +74,11 @@ class CudaVectorOps final : public VectorOps {
 
 }  // namespace
 
-std::unique_ptr<VectorOps> cuda_vector_ops() { return std::make_unique<CudaVectorOps>(); }
+std::unique_ptr<VectorOps> cuda_vector_ops(int device) {
+  const cudaError_t status = cudaSetDevice(device);
+  if (status != cudaSuccess)
+    throw std::runtime_error("poisson: device " + std::to_string(device) + ": " + cudaGetErrorString(status));
+  return std::make_unique<CudaVectorOps>();
+}
 
 }  // namespace poisson

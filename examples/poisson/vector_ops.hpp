@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The vector operations of conjugate gradients, run where the vectors live: plain loops on the host
-// for Executor::cpu (vector_ops.cpp), CUDA kernels and a thrust reduction on the device for
-// Executor::cuda (vector_ops.cu, compiled only when the installed feinterp has CUDA and a CUDA compiler
-// is found; POISSON_WITH_CUDA says so). The pointers are of that executor's memory (ExecutorArray).
+// for a cpu executor (vector_ops.cpp), CUDA kernels and a thrust reduction on the executor's device for
+// a cuda one (vector_ops.cu, compiled only when the installed feinterp has CUDA and a CUDA compiler is
+// found; POISSON_WITH_CUDA says so). The pointers are of that executor's memory (ExecutorArray).
 #pragma once
 
 #include <cstddef>
@@ -29,12 +29,13 @@ class VectorOps {
 };
 
 std::unique_ptr<VectorOps> cpu_vector_ops();
-/// Throws std::runtime_error when the example was built without CUDA.
-std::unique_ptr<VectorOps> cuda_vector_ops();
+/// Makes `device` the current device of the calling thread, where the operations then run. Throws
+/// std::runtime_error when the example was built without CUDA.
+std::unique_ptr<VectorOps> cuda_vector_ops(int device);
 
-/// The operations for a resolved executor (cpu or cuda).
-inline std::unique_ptr<VectorOps> vector_ops(feinterp::Executor executor) {
-  return executor == feinterp::Executor::cuda ? cuda_vector_ops() : cpu_vector_ops();
+/// The operations for a resolved executor (cpu, or cuda on one device).
+inline std::unique_ptr<VectorOps> vector_ops(const feinterp::Executor& executor) {
+  return executor.kind() == feinterp::ExecutorKind::cuda ? cuda_vector_ops(executor.device()) : cpu_vector_ops();
 }
 
 }  // namespace poisson

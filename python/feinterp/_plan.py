@@ -86,16 +86,18 @@ class Interpolator:
     the fused Laplacian (interpolator/interpolator.hpp), in FP64 or FP32, on the CPU or a GPU.
 
     Interpolator(block, points=None, coordinates=None, *, node_count=None, executor="cpu",
-                 precision=None, cuda_stream=None, summation="atomic", threads=0, elements_per_block=0)
+                 precision=None, cuda_stream=None, summation="atomic", threads=0)
 
     block        a Mesh's Block, or BlockArrays(type, connectivity, space_dimension, element_tags)
     points       a PointSet, a quadrature degree (int), "nodes" (the element's nodes); default: degree 2p
     coordinates  (N, 3) node coordinates, needed by physical gradients and weighted transposes
     node_count   N, when no coordinates are given
-    executor     "cpu" (the default: NumPy arrays), "cuda" (device arrays) or "auto" (cuda if usable)
+    executor     "cpu" (the default: NumPy arrays), "cuda" (arrays on the current device, CuPy's and
+                 PyTorch's current device), "cuda:N" (on device N) or "auto" (cuda if usable); or a
+                 feinterp.Executor. The plan keeps its device: .device says which (-1 for the CPU)
     precision    "fp64" / "fp32" (or numpy.float64 / float32); default: float32 coordinates give fp32
-    cuda_stream  the stream of the plan's launches: an int, a CuPy or PyTorch stream (default: the legacy
-                 default stream, which CuPy and PyTorch use too)
+    cuda_stream  the stream of the plan's launches, of the plan's device: an int, a CuPy or PyTorch stream
+                 (default: the legacy default stream, which CuPy and PyTorch use too)
     summation    "atomic" or "deterministic" (how a GPU plan sums shared nodes)
 
     Host connectivity, coordinates and tags are converted once, here, to int32, the plan's precision and
@@ -112,7 +114,7 @@ class Interpolator:
     """
 
     def __init__(self, block, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
-                 cuda_stream=None, summation="atomic", threads=0, elements_per_block=0):
+                 cuda_stream=None, summation="atomic", threads=0):
         element_type = block.type
         if points is None:
             points = 2 * element_type.order
@@ -134,10 +136,9 @@ class Interpolator:
             -1 if node_count is None else int(node_count),
             int(getattr(block, "space_dimension", 0)),
             _host(tags, numpy.uint64),
-            _enum(_f.Executor, executor, _f.parse_executor),
+            executor,  # a feinterp.Executor or a name ("cuda:1"): the compiled module reads both
             int(threads),
             _stream(cuda_stream),
-            int(elements_per_block),
             _enum(_f.Summation, summation),
         )
         self.point_set = points
@@ -202,7 +203,7 @@ class Interpolator:
         return numpy.dtype(numpy.float64 if self.precision == _f.Precision.fp64 else numpy.float32)
 
     def __getattr__(self, name):
-        # executor, precision, type, element_count, node_count, points, nodes_per_element,
+        # executor, device, precision, type, element_count, node_count, points, nodes_per_element,
         # reference_dimension, space_dimension, cuda_stream, input_size, output_size, detj_size
         if name.startswith("_"):
             raise AttributeError(name)

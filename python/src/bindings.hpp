@@ -5,9 +5,16 @@
 
 #include <pybind11/pybind11.h>
 
+#include <feinterp/interpolator/executor.hpp>
+
 namespace feinterp::python {
 
 namespace py = pybind11;
+
+/// An executor as Python names it: a feinterp.Executor (the kind; cuda on the current device, which is
+/// CuPy's and PyTorch's current device too) or a name: 'cpu', 'cuda', 'cuda:N' (device N), 'auto' or
+/// 'automatic'. TypeError for anything else (types.cpp).
+Executor executor_from(py::handle executor);
 
 void bind_errors(py::module_& m);        // errors.cpp: the exception classes and the C++ -> Python translation
 void bind_types(py::module_& m);         // types.cpp: Shape, ElementType, Operation, Precision, Executor, ...

@@ -8,8 +8,9 @@
 //   physical gradients            (E, Q, C, s)        det J: (E, Q)
 //   element vectors               (E, nodes_per_element, C)
 //
-// Memory: a cpu plan takes host arrays, a cuda plan device arrays; the connectivity and coordinates of a
-// cuda plan may also be host arrays, copied to the device once, at construction, and owned by the plan.
+// Memory: a cpu plan takes host arrays, a cuda plan arrays on its device (the current one when it is
+// built, or N for 'cuda:N'); the connectivity and coordinates of a cuda plan may also be host arrays,
+// copied to the device once, at construction, and owned by the plan.
 // Outputs are written in place (`out` is the caller's array, never a copy); the pure-Python layer
 // (feinterp/_plan.py) allocates them when the caller gives none.
 #include <feinterp/interpolator/interpolator.hpp>
@@ -28,13 +29,22 @@ namespace {
 
 using Shape_ = std::vector<std::int64_t>;
 
+// The executor of a plan: `executor` (a feinterp.Executor or a name) resolved, with `stream` for cuda.
+Executor plan_executor(py::handle executor, std::intptr_t stream) {
+  const Executor resolved = resolve_executor(executor_from(executor));
+  if (resolved.kind() != ExecutorKind::cuda) return resolved;
+  return Executor::cuda(resolved.device(), reinterpret_cast<void*>(stream));
+}
+
 template <class Real>
 class Plan {
  public:
   Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates, offset_t node_count,
-       int space_dimension, py::handle element_tags, Executor executor, int threads, std::intptr_t cuda_stream,
-       int elements_per_block, Summation summation)
-      : executor_(resolve_executor(executor)), stream_(cuda_stream), order_(cuda_stream) {
+       int space_dimension, py::handle element_tags, py::handle executor, int threads, std::intptr_t cuda_stream,
+       Summation summation)
+      : executor_(plan_executor(executor, cuda_stream)),
+        stream_(cuda_stream),
+        order_(cuda_stream, executor_.device()) {
     const Memory here = memory();
     const int npe = nodes_per_element(type);
 
@@ -47,7 +57,7 @@ class Plan {
     const offset_t E = c.shape[0];
     const node_index* connectivity_data = static_cast<const node_index*>(c.data);
     if (here == Memory::device && !c.device) {
-      owned_connectivity_.emplace(Executor::cuda, std::size_t(c.size()));
+      owned_connectivity_.emplace(executor_, std::size_t(c.size()));
       owned_connectivity_->copy_from(connectivity_data, std::size_t(c.size()));
       connectivity_data = owned_connectivity_->data();
     }
@@ -61,7 +71,7 @@ class Plan {
       expect(x, "coordinates", dtype_of<Real>(), {{node_count, 3}}, x.device ? here : Memory::host, false);
       coordinates_data = static_cast<const Real*>(x.data);
       if (here == Memory::device && !x.device) {
-        owned_coordinates_.emplace(Executor::cuda, std::size_t(x.size()));
+        owned_coordinates_.emplace(executor_, std::size_t(x.size()));
         owned_coordinates_->copy_from(coordinates_data, std::size_t(x.size()));
         coordinates_data = owned_coordinates_->data();
       }
@@ -82,8 +92,6 @@ class Plan {
     InterpolatorOptions options;
     options.executor = executor_;
     options.threads = threads;
-    options.cuda_stream = reinterpret_cast<void*>(cuda_stream);
-    options.elements_per_block = elements_per_block;
     options.summation = summation;
     py::gil_scoped_release release;
     plan_.emplace(block, node_count, points, coordinates_data, options);
@@ -150,7 +158,9 @@ class Plan {
     return transpose_shapes(target, C).front();
   }
 
-  Executor executor() const { return executor_; }
+  ExecutorKind executor() const { return executor_.kind(); }
+  /// The plan's CUDA device; -1 for a cpu plan.
+  int device() const { return executor_.device(); }
   std::intptr_t cuda_stream() const { return stream_; }
   const Interpolator<Real>& front_door() const { return *plan_; }
   offset_t E() const { return plan_->block().element_count; }
@@ -158,7 +168,7 @@ class Plan {
   int reference_dimension() const { return dimension(plan_->block().type.shape); }
 
  private:
-  Memory memory() const { return executor_ == Executor::cuda ? Memory::device : Memory::host; }
+  Memory memory() const { return executor_.kind() == ExecutorKind::cuda ? Memory::device : Memory::host; }
 
   Shape_ point_shape(Operation op, int C) const {
     Shape_ shape{E(), Q(), C};
@@ -220,17 +230,18 @@ template <class Real>
 void bind_plan(py::module_& m, const char* name) {
   using P = Plan<Real>;
   py::class_<P>(m, name, "A plan over one block (feinterp.Interpolator wraps it; see its documentation).")
-      .def(py::init<ElementType, py::handle, const PointSet&, py::handle, offset_t, int, py::handle, Executor, int,
-                    std::intptr_t, int, Summation>(),
+      .def(py::init<ElementType, py::handle, const PointSet&, py::handle, offset_t, int, py::handle, py::handle, int,
+                    std::intptr_t, Summation>(),
            py::arg("type"), py::arg("connectivity"), py::arg("points"), py::arg("coordinates"), py::arg("node_count"),
            py::arg("space_dimension"), py::arg("element_tags"), py::arg("executor"), py::arg("threads"),
-           py::arg("cuda_stream"), py::arg("elements_per_block"), py::arg("summation"))
+           py::arg("cuda_stream"), py::arg("summation"))
       .def("apply", &P::apply, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("detj"))
       .def("apply_transpose", &P::apply_transpose, py::arg("op"), py::arg("f"), py::arg("out"), py::arg("options"))
       .def("apply_laplacian", &P::apply_laplacian, py::arg("u"), py::arg("out"), py::arg("options"))
       .def("check", &P::check)
       .def("output_shape", &P::output_shape, py::arg("op"), py::arg("components"), py::arg("target"))
       .def_property_readonly("executor", &P::executor)
+      .def_property_readonly("device", &P::device)
       .def_property_readonly("cuda_stream", &P::cuda_stream)
       .def_property_readonly("precision", [](const P&) { return precision_of<Real>(); })
       .def_property_readonly("type", [](const P& p) { return p.front_door().block().type; })

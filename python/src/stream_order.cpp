@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <feinterp/python/src/stream_order.hpp>
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
 #if FEINTERP_PYTHON_CUDA
 #include <cuda_runtime.h>
+
+#include <feinterp/cuda/runtime/scoped_device.hpp>
 #endif
 
 namespace feinterp::python {
@@ -23,10 +26,17 @@ cudaStream_t handle(std::intptr_t stream) { return reinterpret_cast<cudaStream_t
 
 }  // namespace
 
-StreamOrder::StreamOrder(std::intptr_t plan_stream) : plan_stream_(plan_stream == 0 ? 1 : plan_stream) {}
+StreamOrder::StreamOrder(std::intptr_t plan_stream, int device)
+    : plan_stream_(plan_stream == 0 ? 1 : plan_stream), device_(device) {}
 
 StreamOrder::~StreamOrder() {
-  if (event_ != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+  if (event_ == nullptr) return;
+  try {
+    const backends::cuda::ScopedDevice on_device(device_);
+    cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+  } catch (const std::exception&) {
+    // The device cannot be made current (the runtime unloading at exit): the event went with it.
+  }
 }
 
 bool StreamOrder::same_as_plan(std::intptr_t stream) const { return (stream == 0 ? 1 : stream) == plan_stream_; }
@@ -41,6 +51,8 @@ void* StreamOrder::event() {
 }
 
 void StreamOrder::plan_waits_for(const std::vector<std::intptr_t>& streams) {
+  if (streams.empty()) return;
+  const backends::cuda::ScopedDevice on_device(device_);
   for (std::intptr_t s : streams) {
     if (same_as_plan(s)) continue;
     check(cudaEventRecord(static_cast<cudaEvent_t>(event()), handle(s)), "recording an event on an array's stream");
@@ -50,6 +62,8 @@ void StreamOrder::plan_waits_for(const std::vector<std::intptr_t>& streams) {
 }
 
 void StreamOrder::wait_for_plan(const std::vector<std::intptr_t>& streams) {
+  if (streams.empty()) return;
+  const backends::cuda::ScopedDevice on_device(device_);
   bool recorded = false;
   for (std::intptr_t s : streams) {
     if (same_as_plan(s)) continue;
@@ -64,7 +78,7 @@ void StreamOrder::wait_for_plan(const std::vector<std::intptr_t>& streams) {
 
 #else
 
-StreamOrder::StreamOrder(std::intptr_t plan_stream) : plan_stream_(plan_stream) {}
+StreamOrder::StreamOrder(std::intptr_t plan_stream, int device) : plan_stream_(plan_stream), device_(device) {}
 StreamOrder::~StreamOrder() = default;
 bool StreamOrder::same_as_plan(std::intptr_t) const { return true; }
 void* StreamOrder::event() { return nullptr; }

@@ -10,8 +10,9 @@
 // Each wait is an event recorded on one stream and waited for on the other: no host synchronisation,
 // a few microseconds of host time. Streams equal to the plan's need nothing. CAI's stream integers are
 // CUDA's own handles, with 1 = cudaStreamLegacy and 2 = cudaStreamPerThread; a plan's null stream is the
-// legacy default stream, the same as 1. Without CUDA (FEINTERP_PYTHON_CUDA unset) this does nothing: no
-// device array can reach a CPU plan.
+// legacy default stream, the same as 1. Every call runs with the plan's device current (the legacy
+// stream and the event are that device's), and leaves the caller's as it was. Without CUDA
+// (FEINTERP_PYTHON_CUDA unset) this does nothing: no device array can reach a CPU plan.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,8 @@ namespace feinterp::python {
 
 class StreamOrder {
  public:
-  explicit StreamOrder(std::intptr_t plan_stream);
+  /// `device`: the plan's device (-1: the current one, for a cpu plan, which orders nothing).
+  StreamOrder(std::intptr_t plan_stream, int device);
   ~StreamOrder();
   StreamOrder(const StreamOrder&) = delete;
   StreamOrder& operator=(const StreamOrder&) = delete;
@@ -35,6 +37,7 @@ class StreamOrder {
   bool same_as_plan(std::intptr_t stream) const;
   void* event();  ///< the event, created at its first use
   std::intptr_t plan_stream_;
+  int device_;
   void* event_ = nullptr;  // a cudaEvent_t without timing, created at the first wait
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The library's small types, with the names and values of their C++ declarations: Shape and ElementType
 // (elements/element_type.hpp), Operation with its transposes (core/operation.hpp), Precision,
-// TransposeTarget, TransposeOptions, Summation, Executor (interpolator/interpolator.hpp).
+// TransposeTarget, TransposeOptions, Summation (interpolator/interpolator.hpp), and Executor: the kind of
+// interpolator/executor.hpp's executors, which Python names by kind or by name ("cuda:1").
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
 #include <feinterp/core/precision.hpp>
@@ -11,10 +12,24 @@
 #include <pybind11/operators.h>
 
 #include <functional>
+#include <string>
 
 #include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
+
+Executor executor_from(py::handle executor) {
+  if (py::isinstance<py::str>(executor)) return parse_executor(executor.cast<std::string>());
+  if (py::isinstance<ExecutorKind>(executor)) {
+    switch (executor.cast<ExecutorKind>()) {
+      case ExecutorKind::cpu: return Executor::cpu();
+      case ExecutorKind::cuda: return Executor::cuda();
+      case ExecutorKind::automatic: return Executor::automatic();
+    }
+  }
+  throw py::type_error("executor: expected a feinterp.Executor or a name ('cpu', 'cuda', 'cuda:N', 'auto'), got " +
+                       py::repr(executor).cast<std::string>());
+}
 
 void bind_types(py::module_& m) {
   py::enum_<Shape>(m, "Shape", "The reference shapes (Gmsh's reference elements).")
@@ -84,14 +99,17 @@ void bind_types(py::module_& m) {
       .value("atomic", Summation::atomic)
       .value("deterministic", Summation::deterministic);
 
-  py::enum_<Executor>(m, "Executor")
-      .value("cpu", Executor::cpu)
-      .value("cuda", Executor::cuda)
-      .value("automatic", Executor::automatic);
-  m.def("parse_executor", &parse_executor, "'cpu', 'cuda', 'auto' or 'automatic'");
+  py::enum_<ExecutorKind>(m, "Executor", "Where a plan computes: cpu, cuda, or automatic (cuda when a GPU is usable).")
+      .value("cpu", ExecutorKind::cpu)
+      .value("cuda", ExecutorKind::cuda)
+      .value("automatic", ExecutorKind::automatic);
+  m.def("parse_executor", [](const std::string& name) { return parse_executor(name).kind(); },
+        "The kind an executor's name names: 'cpu', 'cuda', 'cuda:N' (device N), 'auto' or 'automatic'.");
   m.def("cuda_usable", &cuda_usable, "True when this feinterp was built with CUDA and a GPU is usable.");
   m.def("cuda_unusable_reason", &cuda_unusable_reason);
-  m.def("describe_executor", [](Executor e) { return describe_executor(resolve_executor(e)); });
+  m.def("cuda_device_count", &cuda_device_count, "The number of CUDA devices (0 without CUDA or a usable GPU).");
+  m.def("describe_executor", [](py::handle e) { return describe_executor(executor_from(e)); },
+        "The executor's GPU (its name and compute capability) or 'CPU, N threads'; a feinterp.Executor or a name.");
 
   m.attr("max_components") = max_components;
 }

@@ -16,7 +16,7 @@ int main() {
   const Mesh mesh = generate_mesh(options);
   const ElementBlock& block = mesh.blocks.at(0);
   const PointSet rule = quadrature_rule(Shape::triangle, 4);
-  const Interpolator<double> plan(block.view(), mesh.node_count(), rule, mesh.coordinates.data(), {Executor::cpu});
+  const Interpolator<double> plan(block.view(), mesh.node_count(), rule, mesh.coordinates.data(), {Executor::cpu()});
   std::vector<double> x(mesh.coordinates), gradients(plan.output_size(Operation::physical_gradients, 3)),
       detj(plan.detj_size());
   plan.apply(Operation::physical_gradients, {x.data(), x.size(), 3}, {gradients.data(), gradients.size()},

@@ -81,9 +81,9 @@ TEST(DefaultThreads, SmallBlocksUseFewerThreads) {
 
 TEST(DefaultThreads, DescribeExecutorReportsTheCountUsed) {
   const Environment env("6", nullptr);
-  EXPECT_EQ(describe_executor(Executor::cpu), "CPU, 6 threads");
-  EXPECT_EQ(describe_executor(Executor::cpu, 3), "CPU, 3 threads");
-  EXPECT_EQ(describe_executor(Executor::cpu, 1), "CPU, 1 thread");
+  EXPECT_EQ(describe_executor(Executor::cpu()), "CPU, 6 threads");
+  EXPECT_EQ(describe_executor(Executor::cpu(), 3), "CPU, 3 threads");
+  EXPECT_EQ(describe_executor(Executor::cpu(), 1), "CPU, 1 thread");
 }
 
 TEST(DefaultThreads, ParsesVariables) {
@@ -112,7 +112,7 @@ TEST(DefaultThreads, BadValuesAreErrorsNamingVariableAndValue) {
     const Environment env(nullptr, "x,2");
     expect_invalid([] { resolve_threads(0); }, "OMP_NUM_THREADS=\"x,2\"");
     expect_invalid([] { thread_count(0, 1); }, "OMP_NUM_THREADS");
-    expect_invalid([] { describe_executor(Executor::cpu); }, "OMP_NUM_THREADS");
+    expect_invalid([] { describe_executor(Executor::cpu()); }, "OMP_NUM_THREADS");
   }
   expect_invalid([] { resolve_threads(-1); }, "threads = -1");
   expect_invalid([] { resolve_threads(max_threads + 1); }, "threads = 1025");

@@ -36,6 +36,7 @@
 #include <feinterp/tests/support/element_lists.hpp>
 #include <feinterp/tests/support/front_door.hpp>
 #include <feinterp/tests/support/random_block.hpp>
+#include <feinterp/tests/support/structured_mesh.hpp>
 #include <feinterp/tests/cuda/gpu_test_support.hpp>
 #include <feinterp/tests/cuda/plan_run.hpp>
 
@@ -136,6 +137,31 @@ TEST_P(GpuInterpolation, EveryElementsPerBlockGivesIdenticalResults) {
       }
     }
   }
+}
+
+// The deterministic nodal sum of a transpose (one launch per colour, no atomics) gives the same bits with
+// one element per block as with the plan's choice (tests/interpolator/transpose_test.cpp checks it run
+// after run through the front door, which has no elements_per_block).
+TEST_P(GpuInterpolation, DeterministicTransposeIsTheSameForEveryElementsPerBlock) {
+  FEINTERP_REQUIRE_GPU();
+  const ElementType type = GetParam();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const int D = dimension(type.shape), C = 3;
+  const test::RandomBlock mesh = test::structured_block(type, D == 3 ? 4 : D == 2 ? 6 : 10, 0.05, rng);
+  const PointSet points = points_for(type);
+  const Operation op = Operation::physical_gradients_transpose;
+  const std::vector<double> f = random_field(mesh.elements * points.size() * mesh.space_dimension, C, rng);
+  const TransposeOptions weighted{TransposeTarget::nodes, true, false};
+  cuda::PlanOptions options;
+  options.summation = Summation::deterministic;
+  const test::GpuRun chosen = test::gpu_transpose<double>(op, mesh, points, f, C, weighted, options);
+  EXPECT_LE(relative_error(chosen.out, test::cpu_transpose(op, mesh, points, f, C, weighted)), 1e-12);
+  options.elements_per_block = 1;
+  const test::GpuRun one = test::gpu_transpose<double>(op, mesh, points, f, C, weighted, options);
+  ASSERT_EQ(one.config.elements_per_block, 1);
+  EXPECT_EQ(one.out, chosen.out) << "elements_per_block = 1, against " << chosen.config.elements_per_block;
 }
 
 TEST_P(GpuInterpolation, ElementCountsAroundTheBlockSize) {
@@ -472,17 +498,16 @@ void expect_warm_calls_do_not_synchronise() {
   cuda::check(cudaEventCreateWithFlags(&after, cudaEventDisableTiming), "creating an event");
   {
     InterpolatorOptions options;
-    options.executor = Executor::cuda;
-    options.cuda_stream = stream;
-    const ExecutorArray<node_index> connectivity(Executor::cuda, block.connectivity);
-    const ExecutorArray<Real> x(Executor::cuda, std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
-        field(Executor::cuda, std::vector<Real>(u.begin(), u.end()));
+    options.executor = Executor::cuda(Executor::current_device, stream);
+    const ExecutorArray<node_index> connectivity(Executor::cuda(), block.connectivity);
+    const ExecutorArray<Real> x(Executor::cuda(), std::vector<Real>(block.coordinates.begin(), block.coordinates.end())),
+        field(Executor::cuda(), std::vector<Real>(u.begin(), u.end()));
     BlockView view = block.view();
     view.connectivity = connectivity.data();
     const Interpolator<Real> plan(view, block.node_count(), points, x.data(), options);
     std::vector<ExecutorArray<Real>> outputs;
-    for (Operation op : forward_operations) outputs.emplace_back(Executor::cuda, plan.output_size(op, C));
-    ExecutorArray<Real> detj(Executor::cuda, plan.detj_size());
+    for (Operation op : forward_operations) outputs.emplace_back(Executor::cuda(), plan.output_size(op, C));
+    ExecutorArray<Real> detj(Executor::cuda(), plan.detj_size());
     auto call_every_operation = [&] {
       for (Operation op : forward_operations) {
         ExecutorArray<Real>& out = outputs[std::size_t(op)];

@@ -68,7 +68,7 @@ GpuRun gpu(Operation op, const RandomBlock& block, const PointSet& points, const
 
 inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointSet& points,
                             const std::vector<double>& u, int C, const BlockView& view) {
-  return compute<double>(Executor::cpu, op, view, block.node_count(), points, block.coordinates, u, C);
+  return compute<double>(Executor::cpu(), op, view, block.node_count(), points, block.coordinates, u, C);
 }
 
 inline Computed<double> cpu(Operation op, const RandomBlock& block, const PointSet& points,
@@ -82,7 +82,7 @@ inline std::vector<double> cpu_transpose(Operation op, const RandomBlock& block,
                                          const std::vector<double>& f, int C, const TransposeOptions& t,
                                          const std::vector<double>* initial = nullptr) {
   InterpolatorOptions options;
-  options.executor = Executor::cpu;
+  options.executor = Executor::cpu();
   const Interpolator<double> plan(block.view(), block.node_count(), points, block.coordinates.data(), options);
   std::vector<double> out = initial ? *initial
                                     : std::vector<double>(plan.output_size(transpose_of(op), C, t.target),

@@ -151,7 +151,7 @@ TEST_P(RunTimeComponentsGpu, FusedLaplacianMatchesTheCpu) {
     SCOPED_TRACE("C = " + std::to_string(C));
     const std::vector<double> u = test::random_field(mesh.node_count(), C, rng);
     InterpolatorOptions cpu_options;
-    cpu_options.executor = Executor::cpu;
+    cpu_options.executor = Executor::cpu();
     const Interpolator<double> cpu(mesh.view(), mesh.node_count(), points, mesh.coordinates.data(), cpu_options);
     std::vector<double> expected(u.size(), std::numeric_limits<double>::quiet_NaN());
     cpu.apply_laplacian({u.data(), u.size(), C}, {expected.data(), expected.size()});

@@ -375,7 +375,7 @@ INSTANTIATE_TEST_SUITE_P(SomeTypes, InterpolateThreads,
 // pool's workers): bitwise the results of one thread, for every operation. (The GPU's counterpart: every elements_per_block gives
 // the same bits, tests/cuda.)
 TEST_P(InterpolateThreads, ResultsAreIdenticalToOneThread) {
-  if (test::test_executor() != Executor::cpu) GTEST_SKIP() << "CPU threads only";
+  if (test::test_executor().kind() != ExecutorKind::cpu) GTEST_SKIP() << "CPU threads only";
   const ElementType type = GetParam();
   std::mt19937 random(std::random_device{}());
   const offset_t E = 8200;

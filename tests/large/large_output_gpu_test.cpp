@@ -106,14 +106,14 @@ TEST(LargeOutput, ReferenceGradientsPast2To31EntriesMatchTheCpu) {
 
   // 1. GPU: device arrays, the output poisoned, one call.
   start = std::chrono::steady_clock::now();
-  const ExecutorArray<node_index> connectivity(Executor::cuda, box.connectivity);
-  const ExecutorArray<double> field(Executor::cuda, u);
-  ExecutorArray<double> out(Executor::cuda, std::size_t(entries));
+  const ExecutorArray<node_index> connectivity(Executor::cuda(), box.connectivity);
+  const ExecutorArray<double> field(Executor::cuda(), u);
+  ExecutorArray<double> out(Executor::cuda(), std::size_t(entries));
   cuda::check(cudaMemset(out.data(), 0xff, std::size_t(entries) * sizeof(double)), "poisoning the output with NaN");
   BlockView view = box.view();
   view.connectivity = connectivity.data();
   InterpolatorOptions options;
-  options.executor = Executor::cuda;
+  options.executor = Executor::cuda();
   const Interpolator<double> gpu(view, nodes, points, nullptr, options);
   ASSERT_EQ(gpu.output_size(Operation::reference_gradients, C), std::size_t(entries));
   gpu.apply(Operation::reference_gradients, {field.data(), field.size(), C}, {out.data(), out.size()});
@@ -167,7 +167,7 @@ TEST(LargeOutput, ReferenceGradientsPast2To31EntriesMatchTheCpu) {
     ++row;
   }
   InterpolatorOptions cpu_options;
-  cpu_options.executor = Executor::cpu;
+  cpu_options.executor = Executor::cpu();
   const BlockView sub{type, sub_connectivity.data(), offset_t(sampled.size()), 3};
   const Interpolator<double> cpu(sub, nodes, points, nullptr, cpu_options);
   std::vector<double> expected(cpu.output_size(Operation::reference_gradients, C), std::numeric_limits<double>::quiet_NaN());

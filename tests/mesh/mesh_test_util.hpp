@@ -24,7 +24,7 @@ namespace feinterp::test {
 /// The CPU executor's plan for a loaded block: host arrays, errors thrown by apply itself.
 inline Interpolator<double> cpu_plan(const Mesh& mesh, const ElementBlock& block, const PointSet& points) {
   InterpolatorOptions options;
-  options.executor = Executor::cpu;
+  options.executor = Executor::cpu();
   return Interpolator<double>(block.view(), mesh.node_count(), points, mesh.coordinates.data(), options);
 }
 

@@ -72,6 +72,17 @@ def test_mesh_errors(tmp_path):
         feinterp.load_msh(data_file("msh-corpus/prism_extruded_v41a.msh"))  # prisms: unsupported
 
 
+def test_an_executor_is_a_kind_or_a_name():
+    block = feinterp.BlockArrays(feinterp.ElementType("line", 1), numpy.array([[0, 1]], dtype=numpy.int32))
+    plan = feinterp.Interpolator(block, 1, node_count=2, executor=feinterp.Executor.cpu)
+    assert plan.executor == feinterp.Executor.cpu and plan.device == -1
+    with pytest.raises(TypeError, match="executor"):
+        feinterp.Interpolator(block, 1, node_count=2, executor=3)
+    for bad in ("gpu", "cuda:x", "cuda:-1"):
+        with pytest.raises(feinterp.InvalidArgumentError, match=bad):
+            feinterp.Interpolator(block, 1, node_count=2, executor=bad)
+
+
 @pytest.mark.skipif(feinterp.cuda_usable(), reason="needs a machine where CUDA is not usable")
 def test_an_unusable_executor_is_a_library_error():
     block = feinterp.BlockArrays(feinterp.ElementType("line", 1), numpy.array([[0, 1]], dtype=numpy.int32))

@@ -44,7 +44,7 @@ def test_cupy_round_trip_matches_the_cpu(cp, rng):
     mesh, block = mesh_block()
     cpu = feinterp.Interpolator(block, 4, mesh.coordinates)
     gpu = feinterp.Interpolator(block, 4, mesh.coordinates, executor="cuda")  # host mesh arrays: copied once
-    assert gpu.executor == feinterp.Executor.cuda
+    assert gpu.executor == feinterp.Executor.cuda and gpu.device == cp.cuda.Device().id
     u = rng.standard_normal((mesh.node_count, 3))
     for op in ("values", "reference_gradients", "physical_gradients"):
         expected = cpu.apply(op, u)

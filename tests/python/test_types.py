@@ -58,5 +58,6 @@ def test_names_parse_as_in_cpp():
     assert feinterp._feinterp.parse_operation("physical_gradients_transpose") == feinterp.Operation.physical_gradients_transpose
     assert feinterp._feinterp.parse_precision("float") == feinterp.Precision.fp32
     assert feinterp._feinterp.parse_executor("auto") == feinterp.Executor.automatic
+    assert feinterp._feinterp.parse_executor("cuda:1") == feinterp.Executor.cuda
     with pytest.raises(feinterp.InvalidArgumentError, match="unknown operation"):
         feinterp._feinterp.parse_operation("divergence")

@@ -23,10 +23,11 @@ namespace feinterp::test {
 inline Executor test_executor() { return parse_executor(FEINTERP_TEST_EXECUTOR); }
 
 /// GPU executables skip, visibly, where no CUDA device is usable (CI's machine has nvcc but no GPU).
-#define FEINTERP_REQUIRE_EXECUTOR()                                                                     \
-  do {                                                                                                  \
-    if (::feinterp::test::test_executor() == ::feinterp::Executor::cuda && !::feinterp::cuda_usable()) \
-      GTEST_SKIP() << "GPU test skipped: " << ::feinterp::cuda_unusable_reason();                       \
+#define FEINTERP_REQUIRE_EXECUTOR()                                                                      \
+  do {                                                                                                   \
+    if (::feinterp::test::test_executor().kind() == ::feinterp::ExecutorKind::cuda &&                    \
+        !::feinterp::cuda_usable())                                                                      \
+      GTEST_SKIP() << "GPU test skipped: " << ::feinterp::cuda_unusable_reason();                        \
   } while (0)
 
 template <class Real>
@@ -39,7 +40,7 @@ struct Computed {
 /// poisoned with NaN there first, then apply and check, and the results copied back. `coordinates` may
 /// be empty (no geometry).
 template <class Real>
-Computed<Real> compute(Executor executor, Operation op, const BlockView& host_block, offset_t node_count,
+Computed<Real> compute(const Executor& executor, Operation op, const BlockView& host_block, offset_t node_count,
                        const PointSet& points, const std::vector<Real>& coordinates, const std::vector<Real>& u,
                        int components, InterpolatorOptions options = {}, bool with_detj = true) {
   options.executor = executor;
