@@ -5,16 +5,20 @@
 #   1. CMAKE_CUDA_ARCHITECTURES when given (-D or the CUDAARCHS environment variable), unchanged;
 #   2. else the compute capability of every GPU that nvidia-smi lists on this machine ("90" on an H100,
 #      real code and PTX), so a build for the machine it runs on compiles only what it needs;
-#   3. else FEINTERP_DEFAULT_CUDA_ARCHITECTURES, "80-real;90": real code for sm_80, which every 8.x GPU
+#   3. else FEINTERP_DEFAULT_CUDA_ARCHITECTURES, by default "80-real;90": real code for sm_80, which every 8.x GPU
 #      runs (A100, A10, A30, L4, L40, RTX 30xx/40xx: same major version, binary compatible), and real
 #      code plus PTX for sm_90 (H100, H200), whose PTX the driver JIT-compiles for newer GPUs (Blackwell).
 #      Both are supported by CUDA 12.0-12.x and 13.x; sm_70 (V100) is not supported by CUDA 13
 #      ("Unsupported gpu architecture 'compute_70'"), and sm_75 has a limited future there too.
+#      scripts/setup.sh sets it to "90" on a machine with no GPU, where no kernel can run: its build is a
+#      quick start, and one architecture halves the device compilation, most of the build.
 #
 # In cases 2 and 3 the list is checked against `nvcc --list-gpu-arch`: an architecture this nvcc does
 # not support is dropped with a message rather than failing the configure. The choice and its reason
 # end up in FEINTERP_CUDA_ARCHITECTURES_REASON, which the configure summary prints.
-set(FEINTERP_DEFAULT_CUDA_ARCHITECTURES "80-real;90")
+set(FEINTERP_PORTABLE_CUDA_ARCHITECTURES "80-real;90")
+set(FEINTERP_DEFAULT_CUDA_ARCHITECTURES "${FEINTERP_PORTABLE_CUDA_ARCHITECTURES}" CACHE STRING
+    "CUDA architectures when none are given and no GPU is visible")
 
 function(feinterp_choose_cuda_architectures)
   if(DEFINED CMAKE_CUDA_ARCHITECTURES AND DEFINED CACHE{FEINTERP_CUDA_ARCHITECTURES_CHOSEN}
@@ -54,7 +58,11 @@ function(feinterp_choose_cuda_architectures)
   endif()
   if(NOT _architectures)
     set(_architectures ${FEINTERP_DEFAULT_CUDA_ARCHITECTURES})
-    set(_reason "no GPU visible: the default list, valid for CUDA 12 and 13 (sm_80 code runs on every 8.x GPU, sm_90 code and PTX on Hopper and newer)")
+    if(FEINTERP_DEFAULT_CUDA_ARCHITECTURES STREQUAL FEINTERP_PORTABLE_CUDA_ARCHITECTURES)
+      set(_reason "no GPU visible: the default list, valid for CUDA 12 and 13 (sm_80 code runs on every 8.x GPU, sm_90 code and PTX on Hopper and newer)")
+    else()
+      set(_reason "no GPU visible: FEINTERP_DEFAULT_CUDA_ARCHITECTURES (the portable list is ${FEINTERP_PORTABLE_CUDA_ARCHITECTURES})")
+    endif()
   endif()
 
   # Keep what this nvcc supports ("compute_80" ... in `nvcc --list-gpu-arch`, CUDA 11.5 and newer).
