@@ -27,6 +27,35 @@ void split(const std::string& path, std::string& directory, std::string& name) {
   name = slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+const char* file_kind(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  return "not a regular file";
+}
+
+/// Whether `name` in the directory exists (its lstat in `existing`); throws OutputError unless it is a
+/// regular file with one link: renaming over a device, FIFO or socket would put a regular file in its
+/// place (as root, /dev/null for the whole system), over a symbolic link would replace the link, and
+/// over a file with other hard links would leave those names with the old content.
+bool refuse_unless_writable(int directory_fd, const std::string& name, const std::string& path, struct stat& existing) {
+  if (::fstatat(directory_fd, name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return false;
+    throw OutputError("cannot write '" + path + "': cannot inspect it: " + std::strerror(errno) + " (nothing was written)");
+  }
+  if (!S_ISREG(existing.st_mode))
+    throw OutputError("cannot write '" + path + "': it is " + file_kind(existing.st_mode) +
+                      ", not a regular file (expected a regular file or a new name; nothing was written)");
+  if (existing.st_nlink > 1)
+    throw OutputError("cannot write '" + path + "': it has " + std::to_string(existing.st_nlink) +
+                      " hard links, which replacing it would leave with the old content (expected a file with one "
+                      "link; nothing was written)");
+  return true;
+}
+
 std::string temporary_prefix(const std::string& name) { return "." + name.substr(0, max_name_stem) + ".feinterp-"; }
 
 std::string random_suffix() {
@@ -42,6 +71,11 @@ std::string random_suffix() {
 }
 
 }  // namespace
+
+void AtomicFile::check_destination(const std::string& path) {
+  struct stat existing {};
+  refuse_unless_writable(AT_FDCWD, path, path, existing);
+}
 
 int AtomicFile::remove_stale_temporaries(const std::string& path, double older_than_seconds) {
   std::string directory, name;
@@ -79,6 +113,13 @@ AtomicFile::AtomicFile(const std::string& path, Temporary temporary) : path_(pat
     throw OutputError("cannot write '" + path + "': the directory '" + directory_ + "' " +
                       (errno == ENOENT || errno == ENOTDIR ? "does not exist" : std::string("cannot be opened: ") + std::strerror(errno)) +
                       " (expected an existing directory; nothing was written)");
+  struct stat existing {};
+  try {
+    replaces_ = refuse_unless_writable(directory_fd_, name_, path_, existing);
+  } catch (...) {
+    ::close(directory_fd_);
+    throw;
+  }
   remove_stale_temporaries(path);
   if (temporary == Temporary::unnamed_if_possible)
     fd_ = ::openat(directory_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
@@ -98,6 +139,12 @@ AtomicFile::AtomicFile(const std::string& path, Temporary temporary) : path_(pat
     named_ = true;
   }
   ::flock(fd_, LOCK_EX);  // tells remove_stale_temporaries that this writer is alive
+  if (replaces_) {
+    // The replacement keeps the file's owner and group where this process may set them (else the
+    // writer's), then its permissions: a private 0600 file stays private.
+    [[maybe_unused]] const int owned = ::fchown(fd_, existing.st_uid, existing.st_gid);
+    ::fchmod(fd_, existing.st_mode & 07777);
+  }
   buffer_.reserve(buffer_bytes);
 }
 
@@ -160,6 +207,14 @@ void AtomicFile::commit() {
         fail("cannot give the file a name in '" + directory_ + "'", errno);
     }
     if (!named_) fail("cannot give the file a name in '" + directory_ + "'", EEXIST);
+  }
+  struct stat existing {};
+  try {
+    refuse_unless_writable(directory_fd_, name_, path_, existing);  // what is there now, not at construction
+  } catch (const OutputError&) {
+    discard();
+    committed_ = true;
+    throw;
   }
   if (::renameat(directory_fd_, temporary_name_.c_str(), directory_fd_, name_.c_str()) != 0)
     fail("cannot rename the finished file to '" + name_ + "'", errno);

@@ -12,6 +12,9 @@
 //     fsync'ed.
 //   * On any failure, or if commit() is never called, the temporary is removed (an O_TMPFILE inode
 //     vanishes with its descriptor) and the destination is untouched.
+//   * Only a new name or a regular file with one link is written: a device, FIFO, socket, symbolic link,
+//     directory or hard-linked file at the path is refused (OutputError), at construction and again at
+//     commit(). A replaced file keeps its permissions, and its owner where this process may set it.
 //   * A process killed before commit() leaves nothing with O_TMPFILE. A named temporary it leaves is
 //     removed by the next AtomicFile for the same destination: writers hold an flock on their
 //     temporary, so an unlocked one older than a minute belongs to a dead writer.
@@ -38,7 +41,8 @@ class AtomicFile {
     named,                ///< always the named temporary (the path taken where O_TMPFILE is missing)
   };
 
-  /// Throws OutputError if the directory does not exist or no temporary can be created in it.
+  /// Throws OutputError if the directory does not exist, no temporary can be created in it, or the path
+  /// names something other than a regular file with one link.
   explicit AtomicFile(const std::string& path, Temporary temporary = Temporary::unnamed_if_possible);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -53,6 +57,10 @@ class AtomicFile {
   /// Bytes written so far.
   std::size_t size() const { return written_ + buffer_.size(); }
 
+  /// Throws OutputError, as the constructor would, if `path` names something other than a new name or a
+  /// regular file with one link: for checking outputs before any work is done.
+  static void check_destination(const std::string& path);
+
   /// Removes named temporaries for `path` left by dead writers (see above); returns how many.
   static int remove_stale_temporaries(const std::string& path, double older_than_seconds = 60);
 
@@ -66,6 +74,7 @@ class AtomicFile {
   int fd_ = -1;
   bool named_ = false;  // the temporary has a name in the directory
   bool committed_ = false;
+  bool replaces_ = false;  // a regular file is at the path
   std::size_t written_ = 0;
   std::vector<char> buffer_;
 };

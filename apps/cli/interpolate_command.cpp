@@ -207,6 +207,8 @@ int run_interpolate(const InterpolateOptions& o) {
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
   for (const std::string& file : output_files)
     if (!o.csv.empty()) check_distinct_outputs(file, "--output", o.csv, "--csv");
+  for (const std::string& file : output_files) check_output_target(file, "--output");
+  if (!o.csv.empty()) check_output_target(o.csv, "--csv");
   const std::vector<std::string> expressions = split_expressions(o.expressions);
   if (!expressions.empty() && expressions.size() > std::size_t(max_components))
     throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <feinterp/mesh/atomic_file.hpp>
+
 namespace feinterp::app {
 
 /// Throws std::invalid_argument unless `path` names a file in an existing directory.
@@ -22,6 +24,16 @@ inline void check_output_path(const std::string& path, const std::string& option
                                 "' does not exist (nothing was written)");
   if (fs::is_directory(p, error))
     throw std::invalid_argument(option + " '" + path + "' is a directory: expected a file name");
+}
+
+/// Throws std::invalid_argument unless `path` is a new name or a regular file with one link (AtomicFile's
+/// rule: no device, FIFO, socket, symbolic link or hard-linked file), before any work is done.
+inline void check_output_target(const std::string& path, const std::string& option) {
+  try {
+    AtomicFile::check_destination(path);
+  } catch (const OutputError& e) {
+    throw std::invalid_argument(option + ": " + e.what());
+  }
 }
 
 /// `path` with its symbolic links (dangling ones included) and '..' resolved, as far as they exist.

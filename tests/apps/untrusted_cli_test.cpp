@@ -28,13 +28,17 @@ using namespace feinterp::test;
 
 namespace {
 
-// Name -> content of every entry (a link's target, "<directory>" for a directory).
+// Name -> content of every entry (a link's target, "<directory>" for a directory, "<special>" for a FIFO,
+// which reading would block on, or another special file).
 std::map<std::string, std::string> snapshot(const TempDir& dir) {
   namespace fs = std::filesystem;
   std::map<std::string, std::string> files;
   for (const std::string& name : dir.files()) {
     const fs::path p = dir / name;
-    files[name] = fs::is_symlink(p) ? "-> " + fs::read_symlink(p).string() : fs::is_directory(p) ? "<directory>" : read_text(p);
+    files[name] = fs::is_symlink(p)        ? "-> " + fs::read_symlink(p).string()
+                  : fs::is_directory(p)    ? "<directory>"
+                  : !fs::is_regular_file(p) ? "<special>"
+                                            : read_text(p);
   }
   return files;
 }
@@ -91,6 +95,40 @@ TEST(UntrustedCli, TheSameFileForBothOutputsIsRefused) {
                           {"--output '" + output + "' and --csv '" + csv + "' are the same file", "nothing was written"});
   }
   EXPECT_EQ(snapshot(dir), before);
+}
+
+// An output path naming a device, FIFO, symbolic link or hard-linked file is refused before any work:
+// renaming a result over it would put a regular file in its place (as root, /dev/null for the system).
+TEST(UntrustedCli, OutputsThatAreNotRegularFilesAreRefused) {
+  TempDir dir;
+  write_text(dir / "mesh.msh", hostile::square41());
+  ASSERT_EQ(::mkfifo((dir / "fifo.csv").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((dir / "fifo.msh").c_str(), 0600), 0);
+  write_text(dir / "old.csv", "previous\n");
+  ASSERT_EQ(::symlink("old.csv", (dir / "link.csv").c_str()), 0);
+  ASSERT_EQ(::symlink("old.csv", (dir / "link.msh").c_str()), 0);
+  ASSERT_EQ(::link((dir / "old.csv").c_str(), (dir / "hard.csv").c_str()), 0);
+  const auto before = snapshot(dir);
+  struct Case {
+    std::string option, path, why;
+  };
+  const std::vector<Case> refused = {
+      {"--csv", "/dev/null", "a character device, not a regular file"},
+      {"--csv", dir / "fifo.csv", "a FIFO, not a regular file"},
+      {"--csv", dir / "link.csv", "a symbolic link, not a regular file"},
+      {"--csv", dir / "hard.csv", "2 hard links"},
+      {"--output", dir / "fifo.msh", "a FIFO, not a regular file"},
+      {"--output", dir / "link.msh", "a symbolic link, not a regular file"},
+  };
+  for (const Case& c : refused) {
+    SCOPED_TRACE(c.option + " " + c.path);
+    expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x", c.option, c.path}),
+                          {c.option + ": cannot write '" + c.path + "'", c.why, "nothing was written"});
+  }
+  EXPECT_EQ(snapshot(dir), before);
+  struct stat null {};
+  ASSERT_EQ(::stat("/dev/null", &null), 0);
+  EXPECT_TRUE(S_ISCHR(null.st_mode)) << "/dev/null was replaced";
 }
 
 TEST(UntrustedCli, NonFiniteResultsAreAnErrorAndNothingIsWritten) {

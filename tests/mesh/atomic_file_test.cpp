@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // AtomicFile (mesh/atomic_file.hpp) and write_msh's use of it: an output is whole or absent; a full
 // disk, a planted symbolic link, a killed writer or an abandoned write leave the old file and nothing
-// else; and writing a mesh needs memory independent of its largest tag.
+// else; only new names and regular files with one link are written, a replaced file keeping its
+// permissions; and writing a mesh needs memory independent of its largest tag.
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -73,8 +74,8 @@ TEST(AtomicFile, MissingDirectoryOrDirectoryTarget) {
 }
 
 // Predictable temporary names (".out.msh.tmp-PID-0.msh", "out.csv.tmpPID") would let a symbolic link
-// planted there redirect the write to any file. Names are random, created with O_EXCL and O_NOFOLLOW,
-// and the destination itself is replaced, never written through.
+// planted there redirect the write to any file. Names are random, created with O_EXCL and O_NOFOLLOW; a
+// link at the destination itself is refused, neither written through nor replaced.
 TEST(AtomicFile, PlantedLinksAreNeitherFollowedNorOverwritten) {
   for (const AtomicFile::Temporary temporary : both) {
     test::TempDir dir, elsewhere;
@@ -82,16 +83,100 @@ TEST(AtomicFile, PlantedLinksAreNeitherFollowedNorOverwritten) {
     test::write_file(victim, "precious\n");
     for (const std::string& name : {".out.txt.tmp" + std::to_string(::getpid()), ".out.txt.tmp-" + std::to_string(::getpid()) + "-0.msh"})
       ASSERT_EQ(::symlink(victim.c_str(), (dir / name).c_str()), 0);
-    ASSERT_EQ(::symlink(victim.c_str(), (dir / "out.txt").c_str()), 0);
-    AtomicFile file(dir / "out.txt", temporary);
-    file.write("result\n");
-    file.commit();
+    {
+      AtomicFile file(dir / "out.txt", temporary);  // the planted temporaries are not ours to use
+      file.write("result\n");
+      file.commit();
+      EXPECT_EQ(test::read_file(dir / "out.txt"), "result\n");
+    }
+    ASSERT_EQ(::symlink(victim.c_str(), (dir / "link.txt").c_str()), 0);
+    try {
+      AtomicFile file(dir / "link.txt", temporary);
+      FAIL() << "a symbolic link at the destination was accepted";
+    } catch (const OutputError& e) {
+      EXPECT_NE(std::string(e.what()).find("a symbolic link, not a regular file"), std::string::npos) << e.what();
+    }
     EXPECT_EQ(test::read_file(victim), "precious\n");
     struct stat st {};
-    ASSERT_EQ(::lstat((dir / "out.txt").c_str(), &st), 0);
-    EXPECT_TRUE(S_ISREG(st.st_mode)) << "the link at the destination was written through";
-    EXPECT_EQ(test::read_file(dir / "out.txt"), "result\n");
+    ASSERT_EQ(::lstat((dir / "link.txt").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link at the destination was replaced";
   }
+}
+
+// A device, FIFO or socket at the path is refused: renaming over it would leave a regular file in its
+// place (as root, /dev/null replaced for the whole system). Checked again at commit(), for a path that
+// became one after the writer started.
+TEST(AtomicFile, DevicesFifosAndSocketsAreRefused) {
+  for (const char* device : {"/dev/null", "/dev/stdout", "/dev/zero"}) {
+    struct stat before {};
+    if (::lstat(device, &before) != 0) continue;
+    try {
+      write_file_atomically(device, "x");
+      FAIL() << device << " was written";
+    } catch (const OutputError& e) {
+      EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+    struct stat after {};
+    ASSERT_EQ(::lstat(device, &after), 0);
+    EXPECT_EQ(after.st_ino, before.st_ino) << device << " was replaced";
+    EXPECT_EQ(after.st_mode, before.st_mode) << device << " was replaced";
+  }
+  test::TempDir dir;
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  try {
+    write_file_atomically(dir / "fifo", "x");
+    FAIL() << "a FIFO was written";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a FIFO, not a regular file"), std::string::npos) << e.what();
+  }
+  // Became a FIFO while the result was being written: refused at commit(), nothing left behind.
+  for (const AtomicFile::Temporary temporary : both) {
+    test::TempDir later;
+    AtomicFile file(later / "out.txt", temporary);
+    file.write("result\n");
+    ASSERT_EQ(::mkfifo((later / "out.txt").c_str(), 0600), 0);
+    EXPECT_THROW(file.commit(), OutputError);
+    struct stat st {};
+    ASSERT_EQ(::lstat((later / "out.txt").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    EXPECT_EQ(sorted_files(later), std::vector<std::string>{"out.txt"});
+  }
+}
+
+// Replacing a file keeps its permissions: a private 0600 result stays private, a 0640 one stays so.
+TEST(AtomicFile, AReplacedFileKeepsItsPermissions) {
+  for (const AtomicFile::Temporary temporary : both)
+    for (const mode_t mode : {mode_t(0600), mode_t(0640), mode_t(0755)}) {
+      test::TempDir dir;
+      const std::string path = dir / "out.txt";
+      test::write_file(path, "old\n");
+      ASSERT_EQ(::chmod(path.c_str(), mode), 0);
+      AtomicFile file(path, temporary);
+      file.write("new\n");
+      file.commit();
+      struct stat st {};
+      ASSERT_EQ(::stat(path.c_str(), &st), 0);
+      EXPECT_EQ(st.st_mode & 07777, mode);
+      EXPECT_EQ(st.st_uid, ::geteuid());
+      EXPECT_EQ(test::read_file(path), "new\n");
+    }
+}
+
+// A file with other hard links is refused: replacing one name would leave the others with the old
+// content, silently.
+TEST(AtomicFile, HardLinkedFilesAreRefused) {
+  test::TempDir dir;
+  const std::string path = dir / "out.txt", other = dir / "other-name.txt";
+  test::write_file(path, "old\n");
+  ASSERT_EQ(::link(path.c_str(), other.c_str()), 0);
+  try {
+    write_file_atomically(path, "new\n");
+    FAIL() << "a hard-linked file was replaced";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("2 hard links"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(test::read_file(path), "old\n");
+  EXPECT_EQ(test::read_file(other), "old\n");
 }
 
 // A writer killed at any moment leaves the old file; with O_TMPFILE nothing else, with a named
