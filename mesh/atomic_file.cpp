@@ -114,8 +114,9 @@ AtomicFile::AtomicFile(const std::string& path, Temporary temporary) : path_(pat
                       (errno == ENOENT || errno == ENOTDIR ? "does not exist" : std::string("cannot be opened: ") + std::strerror(errno)) +
                       " (expected an existing directory; nothing was written)");
   struct stat existing {};
+  bool replaces = false;  // a regular file is at the path
   try {
-    replaces_ = refuse_unless_writable(directory_fd_, name_, path_, existing);
+    replaces = refuse_unless_writable(directory_fd_, name_, path_, existing);
   } catch (...) {
     ::close(directory_fd_);
     throw;
@@ -139,7 +140,7 @@ AtomicFile::AtomicFile(const std::string& path, Temporary temporary) : path_(pat
     named_ = true;
   }
   ::flock(fd_, LOCK_EX);  // tells remove_stale_temporaries that this writer is alive
-  if (replaces_) {
+  if (replaces) {
     // The replacement keeps the file's owner and group where this process may set them (else the
     // writer's), then its permissions: a private 0600 file stays private.
     [[maybe_unused]] const int owned = ::fchown(fd_, existing.st_uid, existing.st_gid);

@@ -74,7 +74,6 @@ class AtomicFile {
   int fd_ = -1;
   bool named_ = false;  // the temporary has a name in the directory
   bool committed_ = false;
-  bool replaces_ = false;  // a regular file is at the path
   std::size_t written_ = 0;
   std::vector<char> buffer_;
 };
