@@ -10,8 +10,9 @@
 #      code plus PTX for sm_90 (H100, H200), whose PTX the driver JIT-compiles for newer GPUs (Blackwell).
 #      Both are supported by CUDA 12.0-12.x and 13.x; sm_70 (V100) is not supported by CUDA 13
 #      ("Unsupported gpu architecture 'compute_70'"), and sm_75 has a limited future there too.
-#      scripts/setup.sh sets it to "90" on a machine with no GPU, where no kernel can run: its build is a
-#      quick start, and one architecture halves the device compilation, most of the build.
+#      scripts/setup.sh sets it to "90-virtual" on a machine with no GPU, where no kernel can run: its
+#      build is a quick start, and PTX for one architecture is half the device compilation of the list,
+#      and a third less again without machine code (the driver compiles the PTX on a GPU's first load).
 #
 # In cases 2 and 3 the list is checked against `nvcc --list-gpu-arch`: an architecture this nvcc does
 # not support is dropped with a message rather than failing the configure. The choice and its reason
@@ -62,6 +63,9 @@ function(feinterp_choose_cuda_architectures)
       set(_reason "no GPU visible: the default list, valid for CUDA 12 and 13 (sm_80 code runs on every 8.x GPU, sm_90 code and PTX on Hopper and newer)")
     else()
       set(_reason "no GPU visible: FEINTERP_DEFAULT_CUDA_ARCHITECTURES (the portable list is ${FEINTERP_PORTABLE_CUDA_ARCHITECTURES})")
+      if(NOT FEINTERP_DEFAULT_CUDA_ARCHITECTURES MATCHES "[0-9](-real)?(;|$)")
+        string(APPEND _reason "; PTX alone: the driver compiles it when a GPU first loads a kernel unit")
+      endif()
     endif()
   endif()
 
