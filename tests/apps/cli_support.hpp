@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,11 +33,15 @@ struct Result {
   int status = -1;
   std::string out, err;
   /// The stderr lines, for the "exactly one line" checks.
+  /// stderr's non-empty lines but the progress display's (apps/common/progress.cpp), which a stage that
+  /// runs over a second prints on any machine slow enough: "feinterp: <stage>: 2 s so far",
+  /// "...: 45% after 2 s, ~3 s left", "...: done in 1.1 s", each possibly followed by "; <detail>".
   std::vector<std::string> error_lines() const {
+    static const std::regex progress(R"(^[a-z-]+: (?!error: ).+: (done in .+|\S+( \S+)* so far(; .*)?|[0-9]+% after .+))");
     std::vector<std::string> lines;
     std::istringstream in(err);
     for (std::string line; std::getline(in, line);)
-      if (!line.empty()) lines.push_back(line);
+      if (!line.empty() && !std::regex_match(line, progress)) lines.push_back(line);
     return lines;
   }
 };
