@@ -56,6 +56,11 @@ double agreement_bound() {
 }
 
 class RunTimeComponentsGpu : public ::testing::TestWithParam<ElementType> {};
+
+// The counts the transposes' forced run-time-C kernels run in every shape of pass (run_time_component_chunk
+// = 3): one short pass (1, 2), one full (3), a full one and a short one of either width (4, 5), full
+// ones only (9).
+constexpr int run_time_widths[] = {1, 2, 3, 4, 5, max_components};
 INSTANTIATE_TEST_SUITE_P(AllTypes, RunTimeComponentsGpu, ::testing::ValuesIn(all_element_types),
                          [](const auto& info) { return test::type_test_name(info.param); });
 
@@ -124,7 +129,7 @@ TEST_P(RunTimeComponentsGpu, TransposesMatchTheCpu) {
   if (tensor_product(type)) variants.push_back(KernelVariant::sum_factorised);
   const TransposeOptions targets[] = {{TransposeTarget::nodes, false, false}, {TransposeTarget::element_vectors, true, false}};
   for (KernelVariant variant : variants)
-    for (int C : {1, 2, cuda::compiled_components + 1, max_components})
+    for (int C : run_time_widths)
       for (Operation op : transpose_operations) {
         const int R = result_directions(op, D, mesh.space_dimension);
         const std::vector<double> f = test::random_field(mesh.elements * points.size() * R, C, rng);
@@ -147,7 +152,7 @@ TEST_P(RunTimeComponentsGpu, FusedLaplacianMatchesTheCpu) {
   const int D = dimension(type.shape);
   const test::RandomBlock mesh = test::structured_block(type, D == 3 ? 4 : D == 2 ? 9 : 40, 0.1, rng);
   const PointSet points = quadrature_rule(type.shape, 2 * type.order);
-  for (int C : {1, cuda::compiled_components, cuda::compiled_components + 1, max_components}) {
+  for (int C : run_time_widths) {
     SCOPED_TRACE("C = " + std::to_string(C));
     const std::vector<double> u = test::random_field(mesh.node_count(), C, rng);
     InterpolatorOptions cpu_options;

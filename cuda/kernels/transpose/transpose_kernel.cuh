@@ -27,6 +27,8 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include <feinterp/core/layout.hpp>
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
@@ -38,6 +40,15 @@
 #include <feinterp/cuda/kernels/dense/packed_block.cuh>
 
 namespace feinterp::backends::cuda {
+
+/// pass(std::integral_constant<int, rest>{}) for a run-time rest in 1..MaxWidth; nothing for 0.
+template <int MaxWidth, class Pass>
+__device__ __forceinline__ void exact_width_pass(int rest, Pass&& pass) {
+  if constexpr (MaxWidth > 0) {
+    if (rest == MaxWidth) pass(std::integral_constant<int, MaxWidth>{});
+    else exact_width_pass<MaxWidth - 1>(rest, pass);
+  }
+}
 
 /// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
 /// weighted); S matters only then. Cs: the component count C, or run_time_components for C read from
@@ -210,38 +221,43 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
       const offset_t e = element_of(first + z);
       const Real* data = s_data + z * CR * Qp;
       for (int n = threadIdx.x; n < N; n += blockDim.x) {
-        // Components c0 .. c0 + Cc - 1 per pass: one pass when C is compiled; the run-time-C kernel's
-        // last pass sums past C on the last component's data and stores only up to C.
-        for (int c0 = 0; c0 < C; c0 += Cc) {
-          Real y[Cc];
+        // Components c0 .. c0 + Width - 1: all C in one pass when C is compiled; the run-time-C kernel
+        // takes passes of Cc and a last pass of exactly the rest, so that C = 4 sums 3 + 1 components
+        // rather than 3 + 3 (6 sums per table entry where the compiled kernel does 4).
+        auto nodes_pass = [&](auto width, int c0) {
+          constexpr int Width = decltype(width)::value;
+          Real y[Width];
 #pragma unroll
-          for (int c = 0; c < Cc; ++c) y[c] = Real(0);
+          for (int c = 0; c < Width; ++c) y[c] = Real(0);
           for (int q = 0; q < Q; ++q) {
 #pragma unroll
             for (int w = 0; w < W; ++w) {
               const Real t = s_table[(q * W + w) * N + n];
 #pragma unroll
-              for (int c = 0; c < Cc; ++c) y[c] += t * data[((run_time ? min(c0 + c, C - 1) : c) * R + w) * Qp + q];
+              for (int c = 0; c < Width; ++c) y[c] += t * data[((c0 + c) * R + w) * Qp + q];
             }
           }
-          const int count = min(Cc, C - c0);  // Cc when C is compiled
           if (args.store == TransposeStore::element_vectors) {
             Real* out = args.out + ElementVectorLayout{args.elements, N, C}(e, n, c0);
 #pragma unroll
-            for (int c = 0; c < Cc; ++c)
-              if (c < count) out[c] = y[c];
+            for (int c = 0; c < Width; ++c) out[c] = y[c];
           } else {
             Real* out = args.out + offset_t(connectivity[z * N + n]) * C + c0;
             if (args.store == TransposeStore::atomic_add) {
 #pragma unroll
-              for (int c = 0; c < Cc; ++c)
-                if (c < count) atomicAdd(out + c, y[c]);
+              for (int c = 0; c < Width; ++c) atomicAdd(out + c, y[c]);
             } else {
 #pragma unroll
-              for (int c = 0; c < Cc; ++c)
-                if (c < count) out[c] += y[c];
+              for (int c = 0; c < Width; ++c) out[c] += y[c];
             }
           }
+        };
+        if constexpr (run_time) {
+          int c0 = 0;
+          for (; c0 + Cc <= C; c0 += Cc) nodes_pass(std::integral_constant<int, Cc>{}, c0);
+          exact_width_pass<Cc - 1>(C - c0, [&](auto width) { nodes_pass(width, c0); });
+        } else {
+          nodes_pass(std::integral_constant<int, Cs>{}, 0);
         }
       }
     }
