@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The front door over the two backends. With CUDA (FEINTERP_HAS_CUDA, private to this library) a cuda
-// plan is the CUDA backend's Plan, built on the executor's device; the CUDA runtime itself is called by
-// the backend alone (libfeinterp_cuda.so), never from here.
+// plan is the CUDA backend's Plan, built on the executor's device, seen through cuda/front_door_plan.hpp,
+// which names no CUDA type: the CUDA runtime is called and its headers are included by the backend alone
+// (libfeinterp_cuda.so), never here (the ctest front_door_cuda_free checks this file's include closure).
 #include <feinterp/interpolator/interpolator.hpp>
 
 #include <memory>
@@ -10,9 +11,7 @@
 #include <feinterp/cpu/plan.hpp>
 
 #if FEINTERP_HAS_CUDA
-#include <feinterp/cuda/device_block.hpp>
-#include <feinterp/cuda/plan.hpp>
-#include <feinterp/cuda/runtime/scoped_device.hpp>
+#include <feinterp/cuda/front_door_plan.hpp>
 #endif
 
 namespace feinterp {
@@ -25,7 +24,7 @@ struct Interpolator<Real>::Impl {
   int points, space_dimension;
   std::unique_ptr<backends::cpu::Plan<Real>> cpu;
 #if FEINTERP_HAS_CUDA
-  std::unique_ptr<backends::cuda::Plan<Real>> cuda;
+  std::unique_ptr<backends::cuda::FrontDoorPlan<Real>> cuda;
 #endif
 };
 
@@ -43,18 +42,10 @@ Interpolator<Real>::Interpolator(const BlockView& block, offset_t node_count, co
     impl->points = impl->cpu->points();
   } else {
 #if FEINTERP_HAS_CUDA
-    namespace cuda = backends::cuda;
-    const Executor& executor = impl->executor;
-    const cudaStream_t stream = static_cast<cudaStream_t>(executor.stream());
-    // The block is checked on the executor's device and belongs to it; the plan takes its device from it.
-    const cuda::ScopedDevice on_device(executor.device());
-    auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::wrap(block, node_count, stream));
-    cuda::PlanOptions plan;
-    plan.device = executor.device();
-    plan.stream = stream;
-    plan.summation = options.summation;
-    impl->cuda = std::make_unique<cuda::Plan<Real>>(std::move(device_block), points, coordinates, plan);
-    impl->block = impl->cuda->block().view();  // with the plan's own copy of the tags
+    impl->cuda = backends::cuda::make_front_door_plan(block, node_count, points, coordinates,
+                                                      impl->executor.device(), impl->executor.stream(),
+                                                      options.summation);
+    impl->block = impl->cuda->block();  // with the plan's own copy of the tags
     impl->points = impl->cuda->points();
 #endif
   }
