@@ -4,8 +4,9 @@
 #   1. installs the Debian packages it needs (when missing; needs root or sudo),
 #   2. configures with a plain `cmake -S . -B build` (Ninja as the generator, through CMAKE_GENERATOR):
 #      CUDA on when nvcc is found, and CMake's configure summary printed,
-#   3. builds the libraries, the CLI and the Python module (target feinterp_products); the tests and the
-#      benchmarks are built by the README's second command, `cmake --build build` before ctest.
+#   3. builds the libraries, the CLI and the Python module (target feinterp_products); the tests, the
+#      benchmarks and the sweep are built by the README's second command, `cmake --build build` before
+#      ctest.
 # CUDA architectures: CMake chooses them (cmake/cuda_architectures.cmake): the visible GPU's own; with no
 # GPU visible, where no kernel can run, this quick start compiles the kernels to PTX for compute_90 alone
 # (90-virtual): no machine code, which is a third of the kernels' compilation; the driver compiles the
