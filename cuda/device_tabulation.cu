@@ -36,7 +36,7 @@ DeviceTabulation<Real>::DeviceTabulation(ElementType type, const PointSet& point
   if (points.shape != type.shape)
     throw std::invalid_argument(std::string("DeviceTabulation: the points are on a ") + shape_name(points.shape) +
                                 ", expected a " + shape_name(type.shape) + " for " + to_string(type));
-  if (points_ < 1) throw std::invalid_argument("DeviceTabulation: the point set is empty");
+  check_point_set(points);
   const int N = nodes_per_element(type), D = dimension(type.shape);
   values_ = DeviceBuffer<Real>(std::size_t(N) * points_);
   gradients_ = DeviceBuffer<Real>(std::size_t(N) * D * points_);

@@ -28,6 +28,12 @@ struct PointSet {
 /// The reference nodes of an element type, in Gmsh order, as a point set.
 PointSet element_nodes(ElementType type);
 
+/// Throws std::invalid_argument, naming the point or the weight, unless `set` can be computed with: at
+/// least one point, a whole number of them, every coordinate finite and inside the reference element
+/// (to 1e-12), and no weights or one finite weight per point. Negative weights are accepted: some
+/// quadrature rules have them. Every plan checks its point set with this.
+void check_point_set(const PointSet& set);
+
 /// A user's reference points (q-major, dimension(shape) coordinates each). Throws
 /// std::invalid_argument if the count is not a multiple of the dimension, the set is empty, or a
 /// point lies outside the reference element (naming the point).

@@ -14,10 +14,7 @@ Tabulation tabulate(ElementType type, const PointSet& points) {
     throw std::invalid_argument(std::string("tabulate: the point set '") + points.name + "' is on a " +
                                 shape_name(points.shape) + ", expected points on a " +
                                 shape_name(type.shape) + " for " + to_string(type));
-  if (points.coordinates.size() % std::size_t(points.dimension()) != 0)
-    throw std::invalid_argument("tabulate: the point set holds " + std::to_string(points.coordinates.size()) +
-                                " coordinates, expected a multiple of the dimension " +
-                                std::to_string(points.dimension()));
+  check_point_set(points);
   return visit(type, [&](auto element) {
     using Element = decltype(element);
     constexpr int N = Element::nodes_per_element;

@@ -5,7 +5,10 @@
 // (libfeinterp_cuda.so), never here (the ctest front_door_cuda_free checks this file's include closure).
 #include <feinterp/interpolator/interpolator.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include <feinterp/cpu/plan.hpp>
@@ -93,9 +96,31 @@ std::size_t Interpolator<Real>::detj_size() const {
   return std::size_t(impl_->block.element_count) * std::size_t(impl_->points);
 }
 
+namespace {
+
+// Refuses an output that shares memory with an input or another output: every backend reads its inputs
+// while it writes (apply_laplacian(u, u) returned zeros). Pointer ranges: host memory, or one device's
+// addresses, which the CUDA driver's unified address space keeps apart from every other allocation.
+template <class A, class B>
+void check_disjoint(const char* call, const char* a_name, const A* a, std::size_t a_size, const char* b_name,
+                    const B* b, std::size_t b_size) {
+  if (!a || !b || a_size == 0 || b_size == 0) return;
+  const auto a_begin = reinterpret_cast<std::uintptr_t>(a), b_begin = reinterpret_cast<std::uintptr_t>(b);
+  const std::uintptr_t a_end = a_begin + a_size * sizeof(A), b_end = b_begin + b_size * sizeof(B);
+  if (a_begin < b_end && b_begin < a_end)
+    throw std::invalid_argument(std::string(call) + ": " + b_name + " overlaps " + a_name +
+                                " in memory; expected separate arrays (the computation reads one while it writes "
+                                "the other)");
+}
+
+}  // namespace
+
 template <class Real>
 void Interpolator<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out,
                                BasicOutputView<Real> detj) const {
+  check_disjoint("apply", "the field u", u.data, u.size, "the output", out.data, out.size);
+  check_disjoint("apply", "the field u", u.data, u.size, "the det J output", detj.data, detj.size);
+  check_disjoint("apply", "the output", out.data, out.size, "the det J output", detj.data, detj.size);
   if (impl_->cpu) return impl_->cpu->apply(op, u, out, detj);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply(op, u, out, detj);
@@ -105,6 +130,7 @@ void Interpolator<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutput
 template <class Real>
 void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                                          const TransposeOptions& options) const {
+  check_disjoint("apply_transpose", "the point data f", f.data, f.size, "the output", out.data, out.size);
   if (impl_->cpu) return impl_->cpu->apply_transpose(transpose_of(op), f, out, options);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply_transpose(transpose_of(op), f, out, options);
@@ -114,6 +140,7 @@ void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, B
 template <class Real>
 void Interpolator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r,
                                          const TransposeOptions& options) const {
+  check_disjoint("apply_laplacian", "the field u", u.data, u.size, "the output r", r.data, r.size);
   if (impl_->cpu) return impl_->cpu->apply_laplacian(u, r, options);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply_laplacian(u, r, options);

@@ -92,5 +92,40 @@ TEST(PointSetTest, ReferencePointsToleratesRoundingOnTheBoundary) {
   EXPECT_EQ(one.dimension(), 3);
 }
 
+std::string check_message(const PointSet& set) {
+  try {
+    check_point_set(set);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(PointSetTest, CheckAcceptsRulesNodesAndNegativeWeights) {
+  for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron}) {
+    EXPECT_EQ(check_message(element_nodes({shape, 3})), "");
+    PointSet with_weights = element_nodes({shape, 2});
+    with_weights.weights.assign(std::size_t(with_weights.size()), -0.25);
+    EXPECT_EQ(check_message(with_weights), "") << shape_name(shape);
+  }
+}
+
+TEST(PointSetTest, CheckRefusesWeightsThatDoNotMatchThePoints) {
+  PointSet set = element_nodes({Shape::quadrilateral, 1});  // 4 points
+  set.weights = {1, 1, 1};
+  EXPECT_NE(check_message(set).find("3 weights for 4 points, expected one per point"), std::string::npos)
+      << check_message(set);
+  set.weights = {1, 1, 1, 1, 1};
+  EXPECT_NE(check_message(set).find("5 weights for 4 points"), std::string::npos) << check_message(set);
+  set.weights = {1, 1, 1, -std::numeric_limits<double>::infinity()};
+  EXPECT_NE(check_message(set).find("weight 3 is -inf, expected a finite number"), std::string::npos)
+      << check_message(set);
+  set.weights = {1, 1, 1, 1};
+  set.coordinates[5] = 1.5;
+  EXPECT_NE(check_message(set).find("point 2 (1, 1.5) lies outside"), std::string::npos) << check_message(set);
+  set.coordinates.clear();
+  EXPECT_NE(check_message(set).find("empty"), std::string::npos) << check_message(set);
+}
+
 }  // namespace
 }  // namespace feinterp

@@ -439,6 +439,64 @@ TEST(TransposeErrors, DegenerateElementIsReported) {
   }
 }
 
+// An output that shares memory with an input (or the other output) is refused before anything is
+// computed, and the arrays are unchanged: apply_laplacian(u, u) returned zeros.
+TEST(TransposeErrors, OutputsOverlappingInputsAreRefused) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  std::mt19937_64 rng(test::test_seed());
+  const RandomBlock mesh = test::structured_block({Shape::quadrilateral, 2}, 3, 0.1, rng);
+  const TransposePlan<double> setup(mesh, quadrature_rule(Shape::quadrilateral, 4));
+  const Interpolator<double>& plan = setup.plan;
+  const std::size_t nodes = std::size_t(mesh.node_count());
+  const std::size_t values = plan.output_size(Operation::values, 1), detj = plan.detj_size();
+  const std::size_t gradients = plan.output_size(Operation::physical_gradients, 1);
+  const std::vector<double> initial = random_values<double>(nodes + gradients + detj, rng);
+  ExecutorArray<double> memory(setup.executor, initial);
+  double* m = memory.data();
+  expect_invalid([&] { plan.apply_laplacian({m, nodes, 1}, {m, nodes}); }, "the output r overlaps the field u");
+  expect_invalid([&] { plan.apply_laplacian({m, nodes, 1}, {m + nodes - 1, nodes}); }, "overlaps");
+  expect_invalid([&] { plan.apply(Operation::values, {m, nodes, 1}, {m + 1, values}); }, "the output overlaps the field u");
+  expect_invalid([&] { plan.apply(Operation::physical_gradients, {m, nodes, 1}, {m + nodes, gradients}, {m + nodes + 1, detj}); },
+                 "the det J output overlaps the output");
+  expect_invalid([&] { plan.apply_transpose(Operation::values, {m + nodes, values, 1}, {m + 2, nodes}); },
+                 "the output overlaps the point data f");
+  EXPECT_EQ(memory.to_vector(), initial);
+  // Adjacent arrays in one allocation are separate: the values into the next slice.
+  plan.apply(Operation::values, {m, nodes, 1}, {m + nodes, values});
+  plan.check();
+}
+
+// A point set a plan cannot compute with is refused when the plan is built, naming what is wrong: fewer
+// weights than points (the weighted transposes would read past them), more, a weight that is not finite,
+// a point outside the reference element. A negative weight is accepted (some rules have them).
+TEST(TransposeErrors, PointSetsThatCannotBeComputedWithAreRefused) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  std::mt19937_64 rng(test::test_seed());
+  const RandomBlock mesh = test::structured_block({Shape::triangle, 2}, 3, 0.1, rng);
+  const PointSet rule = quadrature_rule(Shape::triangle, 4);
+  ASSERT_GE(rule.size(), 3);
+  auto refused = [&](const std::string& fragment, auto&& change) {
+    PointSet bad = rule;
+    change(bad);
+    expect_invalid([&] { TransposePlan<double> plan(mesh, bad); }, fragment);
+  };
+  const std::string count = std::to_string(rule.size());
+  refused(std::to_string(rule.size() - 1) + " weights for " + count + " points", [](PointSet& p) { p.weights.pop_back(); });
+  refused(std::to_string(rule.size() + 1) + " weights for " + count + " points", [](PointSet& p) { p.weights.push_back(0.1); });
+  refused("weight 1 is nan", [](PointSet& p) { p.weights[1] = std::numeric_limits<double>::quiet_NaN(); });
+  refused("weight 2 is inf", [](PointSet& p) { p.weights[2] = std::numeric_limits<double>::infinity(); });
+  refused("point 0 (-0.5, ", [](PointSet& p) { p.coordinates[0] = -0.5; });
+  refused("not a multiple of the dimension", [](PointSet& p) { p.coordinates.pop_back(); });
+
+  PointSet negative = rule;
+  negative.weights[0] = -negative.weights[0];
+  const TransposePlan<double> plan(mesh, negative);
+  const std::vector<double> f(plan.plan.input_size(Operation::values_transpose, 1), 1.0);
+  TransposeOptions weighted;
+  weighted.weighted = true;
+  for (double value : plan.transpose(Operation::values, f, 1, weighted)) EXPECT_TRUE(std::isfinite(value));
+}
+
 // An element that lists a node twice: the CPU sums its contributions (one thread per element); the GPU's
 // deterministic summation refuses it when the plan is built (two threads would add into that node at once).
 TEST(TransposeErrors, RepeatedNodesUnderDeterministicSummation) {
