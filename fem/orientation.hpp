@@ -45,11 +45,15 @@ enum OrientationBit : unsigned {
 };
 
 /// The bit of a point whose Jacobian has determinant (or measure) `detj` and shape quality `quality`
-/// (geometry.hpp's shape_quality).
+/// (geometry.hpp's shape_quality). A det J below the smallest normal double is singular too, whatever
+/// the shape: its inverse overflows (a triangle scaled by 1e-160 has det J ~ 1e-320, and K = J^-T
+/// infinite gradients).
 FEINTERP_HD unsigned orientation_of(double detj, double quality) {
   constexpr double largest = 1.7976931348623157e308;  // DBL_MAX: NaN and infinities fail the test below
+  constexpr double smallest = 2.2250738585072014e-308;  // DBL_MIN, the smallest normal double
   constexpr double rounding = 64 * 2.220446049250313e-16;  // 64 eps
-  if (!(detj <= largest && detj >= -largest) || !(quality > rounding)) return orientation_singular;
+  if (!(detj <= largest && detj >= -largest) || !(detj >= smallest || detj <= -smallest) || !(quality > rounding))
+    return orientation_singular;
   return detj > 0.0 ? orientation_positive : orientation_negative;
 }
 

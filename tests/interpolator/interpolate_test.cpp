@@ -552,6 +552,37 @@ TEST(Orientation, DegenerateElementIsAnError) {
   }
 }
 
+// A det J that is not a normal double (a triangle scaled by 1e-160: det J ~ 1e-320, whose inverse
+// overflows) is the same error as a zero; the same triangle scaled by 1e-150 (det J ~ 1e-300) computes.
+TEST(Orientation, SubnormalDetJIsDegenerate) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  const ElementType type{Shape::triangle, 1};
+  const PointSet points = quadrature_rule(type.shape, 1);
+  const std::vector<node_index> connectivity = {0, 1, 2};
+  for (double scale : {1e-150, 1e-160}) {
+    SCOPED_TRACE("scale " + std::to_string(scale));
+    const std::vector<double> x = {0, 0, 0, scale, 0, 0, 0, scale, 0};
+    const std::vector<double> u = {0, 1, 0};  // u = x / scale at the nodes: gradient (1 / scale, 0)
+    auto run = [&] {
+      return test::compute(Operation::physical_gradients, {type, connectivity.data(), 1}, 3, points, x, u, 1);
+    };
+    if (scale > 1e-155) {
+      const test::Computed<double> got = run();
+      EXPECT_NEAR(got.detj[0], scale * scale, 1e-12 * scale * scale);
+      EXPECT_NEAR(got.out[0] * scale, 1.0, 1e-12);
+      EXPECT_EQ(got.out[1], 0.0);
+    } else {
+      try {
+        run();
+        ADD_FAILURE() << "no DegenerateElementError";
+      } catch (const DegenerateElementError& error) {
+        EXPECT_EQ(error.kind(), DegenerateElementError::Kind::singular) << error.what();
+        EXPECT_EQ(error.element(), 0);
+      }
+    }
+  }
+}
+
 // Zero within rounding (orientation.hpp): a sliver whose height is 1e-10 of its base is computed, one
 // whose height is 1e-15 of it (det J below 64 eps times the product of the edge lengths) is refused.
 TEST(Orientation, SliversAreComputedUntilTheirDetJIsRoundingNoise) {
