@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -256,12 +257,23 @@ void TuningTable::sort_entries() { Parser(source.empty() ? "<table>" : source).s
 TuningTable parse_tuning_table(const std::string& text, const std::string& source) { return Parser(source).parse(text); }
 
 TuningTable load_tuning_table(const std::string& path) {
+  // A regular file only: opening a FIFO would wait for a writer forever, and a device has no end.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status))
+    throw TuningTableError(path, 0, "cannot open the file; expected a readable tuning table");
+  if (!std::filesystem::is_regular_file(status))
+    throw TuningTableError(path, 0, "not a regular file; expected a tuning table written by feinterp-sweep");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw TuningTableError(path, 0, "cannot open the file; expected a readable tuning table");
-  std::ostringstream text;
-  text << file.rdbuf();
+  std::string text(max_tuning_table_bytes + 1, '\0');
+  file.read(text.data(), std::streamsize(text.size()));
   if (file.bad()) throw TuningTableError(path, 0, "reading the file failed");
-  return parse_tuning_table(text.str(), path);
+  text.resize(std::size_t(file.gcount()));
+  if (text.size() > max_tuning_table_bytes)
+    throw TuningTableError(path, 0, "larger than " + std::to_string(max_tuning_table_bytes >> 20) +
+                                        " MiB; expected a tuning table (the sweep writes tens of KiB)");
+  return parse_tuning_table(text, path);
 }
 
 std::string format_tuning_table(const TuningTable& table, const std::vector<std::string>& comments) {

@@ -34,6 +34,7 @@
 // number and what was expected.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -109,7 +110,11 @@ struct TuningTable {
 /// Parses a table; `source` names it in errors. Throws TuningTableError.
 TuningTable parse_tuning_table(const std::string& text, const std::string& source);
 
-/// Reads and parses a file. Throws TuningTableError (unreadable file: line 0).
+/// The largest table file load_tuning_table reads: the sweep's tables are about 70 KiB.
+inline constexpr std::size_t max_tuning_table_bytes = std::size_t(16) << 20;
+
+/// Reads and parses a file. Throws TuningTableError (line 0) for a file that cannot be read, is not a
+/// regular file (a FIFO, a device, a directory) or is larger than max_tuning_table_bytes.
 TuningTable load_tuning_table(const std::string& path);
 
 /// The text of a table, in the format above (entries sorted, a column header, comment lines from

@@ -3,9 +3,13 @@
 // variant column of version 3, and versions 1 and 2 still read (as fp64 and dense, and as dense).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include <feinterp/tuning/table.hpp>
 
@@ -212,6 +216,36 @@ TEST(TuningTable, LoadNamesTheFile) {
     EXPECT_EQ(e.line(), 0);
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
   }
+}
+
+// FEINTERP_TUNING_TABLE naming a FIFO, a directory or a huge file is refused at once, naming it: before,
+// the FIFO's open waited for a writer forever and any size was read whole.
+TEST(TuningTable, LoadRefusesWhatIsNotATableFile) {
+  const std::string dir = ::testing::TempDir() + "feinterp_tuning_special_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  const std::string fifo = dir + "/fifo.txt", big = dir + "/big.txt";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    std::ofstream f(big);
+    f << header;
+    f.seekp(std::streamoff(max_tuning_table_bytes) + 1);  // sparse: no disk space
+    f << '\n';
+  }
+  for (const auto& [path, fragment] : {std::pair<std::string, std::string>{fifo, "not a regular file"},
+                                       {dir, "not a regular file"},
+                                       {big, "larger than 16 MiB"}}) {
+    try {
+      load_tuning_table(path);
+      ADD_FAILURE() << "loaded " << path;
+    } catch (const TuningTableError& e) {
+      EXPECT_EQ(e.line(), 0);
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  }
+  std::remove(fifo.c_str());
+  std::remove(big.c_str());
+  ::rmdir(dir.c_str());
 }
 
 TEST(TuningTable, FileStem) {
