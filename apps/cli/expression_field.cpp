@@ -42,13 +42,39 @@ bool is_identifier(const std::string& token) {
   return !token.empty() && (std::isalpha(static_cast<unsigned char>(token[0])) || token[0] == '_');
 }
 
+// An expression as a message quotes it: whole up to 80 characters, else its start and its length, so that
+// an error stays one readable line whatever was passed.
+std::string quoted(const std::string& expression) {
+  constexpr std::size_t shown = 80;
+  if (expression.size() <= shown) return "'" + expression + "'";
+  return "'" + expression.substr(0, shown) + "...' (" + std::to_string(expression.size()) + " characters)";
+}
+
 // muparser's own messages ("Unexpected token "foo" found at position 0.") do not say that the
 // token is an undefined variable, which is by far the most common cause: say it.
 [[noreturn]] void rethrow(const mu::Parser::exception_type& e, const std::string& expression) {
   if ((e.GetCode() == mu::ecUNASSIGNABLE_TOKEN || e.GetCode() == mu::ecUNEXPECTED_VAR) && is_identifier(e.GetToken()))
-    throw std::invalid_argument("unknown variable '" + e.GetToken() + "' in expression '" + expression +
-                                "' (the variables are x, y and z)");
-  throw std::invalid_argument("bad expression '" + expression + "': " + e.GetMsg());
+    throw std::invalid_argument("unknown variable '" + e.GetToken() + "' in expression " + quoted(expression) +
+                                " (the variables are x, y and z)");
+  std::string message = e.GetMsg();
+  if (message.size() > 200) message = message.substr(0, 200) + "...";
+  throw std::invalid_argument("bad expression " + quoted(expression) + ": " + message);
+}
+
+// muparser's assignment (x = 1) would change a coordinate for the components evaluated after it at the
+// same node: an expression is a value of x, y and z, so '=' is refused (==, <=, >= and != are not '=').
+void refuse_assignment(const std::string& expression) {
+  for (std::size_t i = 0; i < expression.size(); ++i) {
+    if (expression[i] != '=') continue;
+    const char before = i > 0 ? expression[i - 1] : ' ', after = i + 1 < expression.size() ? expression[i + 1] : ' ';
+    if (after == '=') {
+      ++i;  // ==
+      continue;
+    }
+    if (before == '<' || before == '>' || before == '!') continue;
+    throw std::invalid_argument("assignment in expression " + quoted(expression) +
+                                ": expected a value of x, y and z (== compares)");
+  }
 }
 
 }  // namespace
@@ -60,6 +86,7 @@ NodalField expression_field(const std::vector<std::string>& expressions, const s
   double x = 0, y = 0, z = 0;
   std::vector<std::unique_ptr<mu::Parser>> parsers;
   for (const std::string& expression : expressions) {
+    refuse_assignment(expression);
     auto parser = std::make_unique<mu::Parser>();
     try {
       parser->DefineVar("x", &x);
@@ -86,7 +113,7 @@ NodalField expression_field(const std::vector<std::string>& expressions, const s
       if (!std::isfinite(value)) {
         char where[128];
         std::snprintf(where, sizeof where, "the node at (x, y, z) = (%g, %g, %g)", x, y, z);
-        throw std::invalid_argument("expression '" + expressions[c] + "' is " + std::to_string(value) + " at " +
+        throw std::invalid_argument("expression " + quoted(expressions[c]) + " is " + std::to_string(value) + " at " +
                                     where + ": expected a finite value at every node");
       }
       field.values[node * C + c] = value;

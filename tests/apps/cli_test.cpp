@@ -90,6 +90,30 @@ TEST(Cli, BadExpression) {
   expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "log(x-x)"}), "finite");
 }
 
+// muparser's assignment would change x for the next component at the same node ("x=1,x" gave 1 and 1):
+// refused, while comparisons with '=' in them are expressions.
+TEST(Cli, AssignmentsInExpressionsAreRefused) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  const std::string mesh = dir / "mesh.msh";
+  expect_one_error_line(run_feinterp({"interpolate", mesh, "--expr", "x=1,x"}), "assignment in expression 'x=1'");
+  expect_one_error_line(run_feinterp({"interpolate", mesh, "--expr", "y, z = 2"}), "assignment in expression ' z = 2'");
+  const Result compared = run_feinterp({"interpolate", mesh, "--expr", "(x<=0.5) + (y>=0.5) + (x==y) + (x!=y)"});
+  EXPECT_EQ(compared.status, 0) << compared.err;
+}
+
+// A long --expr is quoted by its start and length in the one error line, not echoed whole.
+TEST(Cli, LongExpressionsAreQuotedShort) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
+  std::string expression = "x";
+  while (expression.size() < 80000) expression += "+x";
+  expression += "+*";
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", expression});
+  expect_one_error_line(run, "(" + std::to_string(expression.size()) + " characters)");
+  EXPECT_LT(run.err.size(), 500u) << run.err.size();
+}
+
 TEST(Cli, ExpressionWithUnknownVariable) {
   TempDir dir;
   write_mesh(dir / "mesh.msh", {Shape::triangle, 1});
