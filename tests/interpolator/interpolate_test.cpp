@@ -552,20 +552,22 @@ TEST(Orientation, DegenerateElementIsAnError) {
   }
 }
 
+// Physical gradients of u on one p1 triangle with nodes x (three points in 3D), at its one-point rule.
+test::Computed<double> one_triangle_gradients(const std::vector<double>& x, const std::vector<double>& u) {
+  const std::vector<node_index> connectivity = {0, 1, 2};
+  return test::compute(Operation::physical_gradients, {{Shape::triangle, 1}, connectivity.data(), 1}, 3,
+                       quadrature_rule(Shape::triangle, 1), x, u, 1);
+}
+
 // A det J that is not a normal double (a triangle scaled by 1e-160: det J ~ 1e-320, whose inverse
 // overflows) is the same error as a zero; the same triangle scaled by 1e-150 (det J ~ 1e-300) computes.
 TEST(Orientation, SubnormalDetJIsDegenerate) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const ElementType type{Shape::triangle, 1};
-  const PointSet points = quadrature_rule(type.shape, 1);
-  const std::vector<node_index> connectivity = {0, 1, 2};
   for (double scale : {1e-150, 1e-160}) {
     SCOPED_TRACE("scale " + std::to_string(scale));
     const std::vector<double> x = {0, 0, 0, scale, 0, 0, 0, scale, 0};
     const std::vector<double> u = {0, 1, 0};  // u = x / scale at the nodes: gradient (1 / scale, 0)
-    auto run = [&] {
-      return test::compute(Operation::physical_gradients, {type, connectivity.data(), 1}, 3, points, x, u, 1);
-    };
+    auto run = [&] { return one_triangle_gradients(x, u); };
     if (scale > 1e-155) {
       const test::Computed<double> got = run();
       EXPECT_NEAR(got.detj[0], scale * scale, 1e-12 * scale * scale);
@@ -587,16 +589,11 @@ TEST(Orientation, SubnormalDetJIsDegenerate) {
 // whose height is 1e-15 of it (det J below 64 eps times the product of the edge lengths) is refused.
 TEST(Orientation, SliversAreComputedUntilTheirDetJIsRoundingNoise) {
   FEINTERP_REQUIRE_EXECUTOR();
-  const ElementType type{Shape::triangle, 1};
-  const PointSet points = quadrature_rule(type.shape, 1);
-  const std::vector<node_index> connectivity = {0, 1, 2};
   for (double height : {1e-10, 1e-15}) {
     SCOPED_TRACE("height " + std::to_string(height));
     const std::vector<double> x = {0, 0, 0, 1, 0, 0, 0.5, height, 0};
     const std::vector<double> u = {0, 1, 0.5};  // u = x at the nodes
-    auto run = [&] {
-      return test::compute(Operation::physical_gradients, {type, connectivity.data(), 1}, 3, points, x, u, 1);
-    };
+    auto run = [&] { return one_triangle_gradients(x, u); };
     if (height > 1e-12) {
       const test::Computed<double> got = run();
       EXPECT_NEAR(got.detj[0], height, 1e-12 * height);
