@@ -13,8 +13,10 @@
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include <feinterp/core/layout.hpp>
+#include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
@@ -251,26 +253,30 @@ int run_interpolate(const InterpolateOptions& o) {
   FieldRunner interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
   std::vector<BlockResults> results;
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
-  for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
-    const ElementBlock& block = mesh.blocks[b];
-    BlockResults r;
-    r.block = b;
-    r.points = o.points == "nodes" ? element_nodes(block.type)
-                                   : quadrature_rule(block.type.shape, o.quadrature < 0 ? 2 * block.type.order : o.quadrature);
-    interpolator.set_block(block.view(), r.points);
-    std::vector<double>* outputs[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
-    for (int i = 0; i < 3; ++i)
-      if (compute[i]) {
-        r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr);
-        times.kernel += r.seconds[i];
+  try {
+    for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+      const ElementBlock& block = mesh.blocks[b];
+      BlockResults r;
+      r.block = b;
+      r.points = o.points == "nodes" ? element_nodes(block.type)
+                                     : quadrature_rule(block.type.shape, o.quadrature < 0 ? 2 * block.type.order : o.quadrature);
+      interpolator.set_block(block.view(), r.points);
+      std::vector<double>* outputs[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
+      for (int i = 0; i < 3; ++i)
+        if (compute[i]) {
+          r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr);
+          times.kernel += r.seconds[i];
+        }
+      if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
+        const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
+        r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
+        geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+                       {r.physical_points.data(), r.physical_points.size()});
       }
-    if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
-      const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
-      r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
-      geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
-                     {r.physical_points.data(), r.physical_points.size()});
+      results.push_back(std::move(r));
     }
-    results.push_back(std::move(r));
+  } catch (const DegenerateElementError& error) {
+    throw std::runtime_error(o.mesh + ": " + error.what());  // the error names the element's tag: say in which file
   }
   times.transfer = interpolator.transfer_seconds();
   computing.finish();

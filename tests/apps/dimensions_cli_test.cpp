@@ -216,7 +216,7 @@ TEST(CliDimensions, TangledElementIsNamedByItsTag) {
              "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n7\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0.5 0.6 0\n5 0.5 0.5 0\n"
              "6 0 0.5 0\n7 0.5 0 0\n$EndNodes\n$Elements\n2\n81 9 2 0 1 1 2 3 7 5 6\n82 9 2 0 1 1 2 3 4 5 6\n$EndElements\n");
   expect_one_error_line(run_feinterp({"interpolate", dir / "tangled.msh", "--expr", "x", "--physical-gradients"}),
-                        {"tangled element tag 82", "triangle p2", "expected one sign"});
+                        {dir / "tangled.msh" + ": ", "tangled element tag 82", "triangle p2", "expected one sign"});
   // Values and reference gradients do not depend on the geometry: they are computed.
   EXPECT_EQ(run_feinterp({"interpolate", dir / "tangled.msh", "--expr", "x", "--values"}).status, 0);
 }
