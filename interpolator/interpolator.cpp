@@ -101,12 +101,12 @@ namespace {
 // Refuses an output that shares memory with an input or another output: every backend reads its inputs
 // while it writes (apply_laplacian(u, u) returned zeros). Pointer ranges: host memory, or one device's
 // addresses, which the CUDA driver's unified address space keeps apart from every other allocation.
-template <class A, class B>
-void check_disjoint(const char* call, const char* a_name, const A* a, std::size_t a_size, const char* b_name,
-                    const B* b, std::size_t b_size) {
+template <class T>
+void check_disjoint(const char* call, const char* a_name, const T* a, std::size_t a_size, const char* b_name,
+                    const T* b, std::size_t b_size) {
   if (!a || !b || a_size == 0 || b_size == 0) return;
   const auto a_begin = reinterpret_cast<std::uintptr_t>(a), b_begin = reinterpret_cast<std::uintptr_t>(b);
-  const std::uintptr_t a_end = a_begin + a_size * sizeof(A), b_end = b_begin + b_size * sizeof(B);
+  const std::uintptr_t a_end = a_begin + a_size * sizeof(T), b_end = b_begin + b_size * sizeof(T);
   if (a_begin < b_end && b_begin < a_end)
     throw std::invalid_argument(std::string(call) + ": " + b_name + " overlaps " + a_name +
                                 " in memory; expected separate arrays (the computation reads one while it writes "

@@ -266,13 +266,16 @@ TuningTable load_tuning_table(const std::string& path) {
     throw TuningTableError(path, 0, "not a regular file; expected a tuning table written by feinterp-sweep");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw TuningTableError(path, 0, "cannot open the file; expected a readable tuning table");
-  std::string text(max_tuning_table_bytes + 1, '\0');
-  file.read(text.data(), std::streamsize(text.size()));
+  // Read in chunks, stopping past the bound: the text takes what the file holds, not the bound.
+  std::string text;
+  char chunk[1 << 16];
+  while (file.read(chunk, sizeof chunk) || file.gcount() > 0) {
+    text.append(chunk, std::size_t(file.gcount()));
+    if (text.size() > max_tuning_table_bytes)
+      throw TuningTableError(path, 0, "larger than " + std::to_string(max_tuning_table_bytes >> 20) +
+                                          " MiB; expected a tuning table (the sweep writes tens of KiB)");
+  }
   if (file.bad()) throw TuningTableError(path, 0, "reading the file failed");
-  text.resize(std::size_t(file.gcount()));
-  if (text.size() > max_tuning_table_bytes)
-    throw TuningTableError(path, 0, "larger than " + std::to_string(max_tuning_table_bytes >> 20) +
-                                        " MiB; expected a tuning table (the sweep writes tens of KiB)");
   return parse_tuning_table(text, path);
 }
 
