@@ -40,7 +40,7 @@ int dense_threads_per_element(const LaunchShape& s) {
 
 int dense_elements_per_thread(const LaunchShape& s) {
   // The run-time-C kernel computes one element per thread.
-  if (is_transpose(s.op) || uses_run_time_components(s.components, s.run_time_components, compiled_forward_components))
+  if (is_transpose(s.op) || uses_run_time_components(s.op, false, s.components, s.run_time_components))
     return 1;
   return packed_elements_per_thread(s.op, s.components);
 }

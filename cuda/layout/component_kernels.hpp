@@ -9,40 +9,44 @@
 // fallback kernels), and is compiled for C = 1..its bound, the run-time kernel serving the rest:
 //
 //   transposes (dense, sum-factorised)   1..compiled_components (3): the scalars, vectors and 2D/3D
-//                                        gradients people use; 70% of the kernels' build time. Their
-//                                        run-time kernels took 0.79-1.29 times the compiled ones' time
-//                                        at C = 4..9, median 0.97-1.03 per C (H200, 153 rows).
-//   forward kernels (dense, sum-factorised, tensor cores)
-//                                        1..compiled_forward_components (9): the dense one reads the
+//   and the sum-factorised forward kernel gradients people use. The transposes' run-time kernels took
+//                                        0.79-1.29 times the compiled ones' time at C = 4..9, median
+//                                        0.97-1.03 per C (H200, 153 rows); the sum-factorised forward
+//                                        one 1.00-1.25, median 1.08, once its walks start from where
+//                                        they were built instead of dividing anew each group (H100, 36
+//                                        rows, C = 4 and 9).
+//   dense forward kernels (dense, tensor cores)
+//                                        1..compiled_dense_components (9): the dense one reads the
 //                                        shape table once per pass of run_time_component_chunk
 //                                        components and took 1.2-1.8 times the compiled time, the
-//                                        tensor-core one 1.1-1.6, the sum-factorised one 1.03-1.66.
+//                                        tensor-core one 1.1-1.6.
 //
 // docs/performance/nvidia-h200/run-time-components.md has the measurements.
 #pragma once
 
 #include <feinterp/core/config.hpp>
 #include <feinterp/core/limits.hpp>
+#include <feinterp/core/operation.hpp>
 
-/// The bounds (CMake: FEINTERP_COMPILED_COMPONENTS and FEINTERP_COMPILED_FORWARD_COMPONENTS, 1 to 9).
+/// The bounds (CMake: FEINTERP_COMPILED_COMPONENTS and FEINTERP_COMPILED_DENSE_COMPONENTS, 1 to 9).
 #ifndef FEINTERP_COMPILED_COMPONENTS
 #define FEINTERP_COMPILED_COMPONENTS 3
 #endif
-#ifndef FEINTERP_COMPILED_FORWARD_COMPONENTS
-#define FEINTERP_COMPILED_FORWARD_COMPONENTS 9
+#ifndef FEINTERP_COMPILED_DENSE_COMPONENTS
+#define FEINTERP_COMPILED_DENSE_COMPONENTS 9
 #endif
 
 namespace feinterp::backends::cuda {
 
-/// The transposes' compiled counts: C = 1..compiled_components.
+/// The transposes' and the sum-factorised forward kernel's compiled counts: C = 1..compiled_components.
 inline constexpr int compiled_components = FEINTERP_COMPILED_COMPONENTS;
 static_assert(compiled_components >= 1 && compiled_components <= max_components,
               "FEINTERP_COMPILED_COMPONENTS: 1 to max_components");
 
-/// The forward kernels' compiled counts: C = 1..compiled_forward_components.
-inline constexpr int compiled_forward_components = FEINTERP_COMPILED_FORWARD_COMPONENTS;
-static_assert(compiled_forward_components >= 1 && compiled_forward_components <= max_components,
-              "FEINTERP_COMPILED_FORWARD_COMPONENTS: 1 to max_components");
+/// The dense forward kernels' (dense, tensor cores) compiled counts: C = 1..compiled_dense_components.
+inline constexpr int compiled_dense_components = FEINTERP_COMPILED_DENSE_COMPONENTS;
+static_assert(compiled_dense_components >= 1 && compiled_dense_components <= max_components,
+              "FEINTERP_COMPILED_DENSE_COMPONENTS: 1 to max_components");
 
 /// The template argument C of the kernel that reads C from its arguments (KernelArgs::components).
 inline constexpr int run_time_components = 0;
@@ -55,6 +59,17 @@ inline constexpr int run_time_component_chunk = 3;
 /// kernel of the same C).
 FEINTERP_HD constexpr bool uses_run_time_components(int components, bool forced, int compiled = compiled_components) {
   return forced || components > compiled;
+}
+
+/// The compiled bound of the kernels that compute `op`: the dense forward kernels' unless `op` is a
+/// transpose or they are the sum-factorised variant's.
+FEINTERP_HD int compiled_components_for(Operation op, bool sum_factorised) {
+  return is_transpose(op) || sum_factorised ? compiled_components : compiled_dense_components;
+}
+
+/// Whether a launch of `op` on C components runs its family's run-time-C kernel.
+FEINTERP_HD bool uses_run_time_components(Operation op, bool sum_factorised, int components, bool forced) {
+  return uses_run_time_components(components, forced, compiled_components_for(op, sum_factorised));
 }
 
 }  // namespace feinterp::backends::cuda

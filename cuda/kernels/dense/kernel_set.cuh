@@ -61,7 +61,7 @@ KernelSet<Real> dense_set() {
 
 template <class Element, Operation Op, int S, class Real>
 KernelSet<Real> by_components(int components, bool run_time) {
-  return for_components<compiled_forward_components>(
+  return for_components<compiled_dense_components>(
       components, run_time, [](auto c) { return dense_set<Element, decltype(c)::value, Op, S, Real>(); });
 }
 

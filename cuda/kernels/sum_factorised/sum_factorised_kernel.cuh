@@ -126,13 +126,20 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
   };
   Buffer gathered{s_buffer[0], layout.stride[0]}, other{s_buffer[1], layout.stride[1]};
 
+  // Where each thread's walks over a group's gather and store start: the same in every group, so built
+  // once. For a run-time C each start is two integer divisions (some 20 instructions each), which, done
+  // per group, made the run-time kernel execute 1.6 times the compiled one's instructions at p = 1
+  // (hexahedra, values, C = 4; docs/performance/nvidia-h100-80gb-hbm3/run-time-divisions.md).
+  const StridedDivision<Cs> gather_start(thread, threads, C);  // i = (element, node) * C + c
+  const RunWalk point_start(thread, threads, run_time ? CR : 1);  // run-time C: i = point * CR + cr
+
   // 3. gather of group `group` into `target`, i = (element, node, component): consecutive threads read a
   // node's consecutive components. Asynchronous: waited for (wait_for_gather) before barrier B.
   auto gather_group = [&](offset_t group, const node_index* connectivity, const Buffer& target) {
     const int count = group_size(args.elements, group, elements_per_block);
-    StridedDivision<Cs> by_components(thread, threads, C);
-    for (int i = thread; i < count * N * C; i += threads, by_components.next()) {
-      const int local_node = by_components.quotient(i), c = by_components.remainder(i);
+    StridedDivision<Cs> by_components_walk = gather_start;
+    for (int i = thread; i < count * N * C; i += threads, by_components_walk.next()) {
+      const int local_node = by_components_walk.quotient(i), c = by_components_walk.remainder(i);
       const int element = local_node / N, n = local_node - element * N;
       gather_async(target.of(element) + c * L + tensor_lines_lattice_slot(node_lattice[n], P1),
                    args.field + dof(connectivity[local_node], C, c));
@@ -234,12 +241,14 @@ __device__ __forceinline__ void tensor_body(const KernelArgs<Real>& args) {
     // 6. store: the group's results are the contiguous range [first * Q*C*R, (first + here) * Q*C*R). The
     // next group's gather rewrites the buffers only after barrier A (or, gathered ahead, writes the other).
     Real* out = args.out + GradientsLayout{args.elements, Q, C, R}(first, 0, 0, 0);  // R = 1: values
-    RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
-    if constexpr (run_time) {  // the padding words before r: (CRp - CR) per point, the point from a second walk
-      RunWalk point(thread, threads, CR);  // i = point.element * CR + cr: point.element = walk.element * Q + q
-      for (int i = thread; i < here * per_element; i += threads, walk.next(), point.next())
-        out[i] = rows.of(walk.element)[walk.r + (CRp - CR) * (point.element - walk.element * Q)];
+    if constexpr (run_time) {  // point = element * Q + q (Q a constant), CRp - CR padding words per point
+      RunWalk point = point_start;
+      for (int i = thread; i < here * per_element; i += threads, point.next()) {
+        const int element = point.element / Q, q = point.element - element * Q;
+        out[i] = rows.of(element)[q * CRp + point.r];
+      }
     } else {
+      RunWalk walk(thread, threads, per_element);  // i = walk.element * per_element + walk.r, r = q * CR + cr
       for (int i = thread; i < here * per_element; i += threads, walk.next())
         out[i] = rows.of(walk.element)[padded_result_index<Cs * R, tensor_output_point_stride(D, Q1, Cs * R)>(walk.r)];
     }

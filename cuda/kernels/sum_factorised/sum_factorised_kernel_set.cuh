@@ -25,7 +25,7 @@ void launch_tensor(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t
 
 template <class Element, int Q1, Operation Op, int S, class Real>
 KernelSet<Real> tensor_by_components(int components, bool run_time) {
-  return for_components<compiled_forward_components>(components, run_time, [](auto c) {
+  return for_components<compiled_components>(components, run_time, [](auto c) {
     constexpr int C = decltype(c)::value;
     return KernelSet<Real>{reinterpret_cast<const void*>(&sum_factorised_kernel<Element, Q1, C, Op, S, Real>), nullptr,
                            &launch_tensor<Element, Q1, C, Op, S, Real>, nullptr, nullptr};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Definition of tensor_core_kernel_set<Element>: included only by the generated tensor_cores_<shape>_double.cu
 // files, which instantiate it for their three orders (values and reference gradients x C =
-// 1..compiled_forward_components and the run-time-C kernel).
+// 1..compiled_dense_components and the run-time-C kernel).
 #pragma once
 
 #include <stdexcept>
@@ -23,7 +23,7 @@ void launch_tensor_core(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStr
 
 template <class Element, Operation Op>
 KernelSet<double> tensor_core_by_components(int components, bool run_time) {
-  return for_components<compiled_forward_components>(components, run_time, [](auto c) {
+  return for_components<compiled_dense_components>(components, run_time, [](auto c) {
     constexpr int C = decltype(c)::value;
     return KernelSet<double>{reinterpret_cast<const void*>(&tensor_core_kernel<Element, C, Op>), nullptr,
                              &launch_tensor_core<Element, C, Op>, nullptr, nullptr};
