@@ -8,8 +8,9 @@
 
 namespace feinterp {
 
-/// The field called `name`. Throws MeshError if there is none (listing the names there are) or if its
-/// size is not node_count * components.
+/// The field called `name`, or, when none is, "#N": the N-th of mesh.fields (from 1), which is how a view
+/// the file gives no name (its name "") is chosen. Throws MeshError if there is none (listing the fields
+/// there are, "#1 'temperature', #2 ''") or if its size is not node_count * components.
 const NodalField& field(const Mesh& mesh, const std::string& name);
 
 /// As above, and throws MeshError unless the field has `components` components.

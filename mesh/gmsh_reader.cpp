@@ -13,6 +13,7 @@
 #include <feinterp/mesh/detail/scratch_link.hpp>
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/gmsh_session.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -28,7 +29,7 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 void read_in_child(int output, int input, const std::string& link, const std::string& path, const LoadOptions& options,
                    const std::string& elements_context) {
   WireWriter out(output);
-  auto user_facing = [&](const std::string& message) { return replace_all(message, link, path); };
+  auto user_facing = [&](const std::string& message) { return replace_all(message, link, printable_text(path)); };
   Mesh mesh;
   try {
     gmsh_call(elements_context, [&] {
@@ -40,7 +41,7 @@ void read_in_child(int output, int input, const std::string& link, const std::st
       const std::vector<std::string> errors = session.errors();
       if (!errors.empty()) {
         std::string all;
-        for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
+        for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + printable_text(e);  // may quote the file
         throw MeshError(elements_context + ": Gmsh could not read the file: " + all);
       }
       LoadOptions extract = options;

@@ -3,7 +3,9 @@
 // take over the caller's process (issue 10; costs measured in docs/design/SANDBOX.md):
 //
 //  1. The file is opened once and copied into a sealed in-memory file (detail/sealed_file.hpp): the
-//     bytes checked are the bytes Gmsh reads, whatever happens to the path or the file meanwhile.
+//     bytes checked are the bytes Gmsh reads, whatever happens to the path or the file meanwhile. Only
+//     a file whose $MeshFormat lines pass (read from the descriptor first) and whose size is within
+//     LoadLimits::max_file_bytes is copied.
 //  2. feinterp's pre-scan reads every section (detail/msh_scan.hpp): structure, counts against data,
 //     tag ranges, element types, view headers; it gives the error messages (file, section, line or
 //     byte offset, what was expected) and reads $NodeData itself.
@@ -26,19 +28,23 @@
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/load_limits.hpp>
 #include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 #include <feinterp/mesh/renumber.hpp>
 
 namespace feinterp {
 
 Mesh load_msh(const std::string& path, const LoadOptions& options) {
-  const std::string context = "cannot load mesh '" + path + "'";
-  // The largest file worth copying: one whose reader could still fit in the memory ceiling.
-  const std::size_t max_bytes = reader_allowance(options.limits, std::size_t(1) << 62).memory_bytes;
-  detail::SealedFile file = detail::SealedFile::copy_of(path, context, max_bytes);
+  const std::string context = "cannot load mesh '" + printable_text(path) + "'";
+  // Copied only if its first lines are MSH's (read from the open descriptor: a file that is not MSH
+  // costs no memory) and if it is no larger than the reader could read within the memory ceiling.
+  detail::SealedFile file = detail::SealedFile::copy_of(
+      path, context, max_file_bytes(options.limits),
+      [&](std::string_view head, bool whole) { detail::check_msh_head(head, whole, path); }, detail::msh_head_bytes);
 
   struct stat st {};
   if (options.warn && ::stat((path + ".opt").c_str(), &st) == 0)
-    options.warn("mesh '" + path + "': option file '" + path + ".opt' ignored (feinterp never lets Gmsh run it)");
+    options.warn("mesh '" + printable_text(path) + "': option file '" + printable_text(path) +
+                 ".opt' ignored (feinterp never lets Gmsh run it)");
 
   detail::MshScanOptions scan_options;
   scan_options.collect_node_data = options.read_fields;
@@ -47,10 +53,20 @@ Mesh load_msh(const std::string& path, const LoadOptions& options) {
   // Gmsh gets the mesh sections only; the whole file if that is all it holds.
   const ReaderAllowance allowance = reader_allowance(options.limits, file.size());
   if (!scan.all_for_gmsh(file.size())) {
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;
-    for (const detail::MshSection& s : scan.sections)
-      if (s.for_gmsh) ranges.emplace_back(s.begin, s.end);
-    file = detail::SealedFile::from_ranges(file, ranges, context);
+    // Header and $End lines rewritten plain where they are not: Gmsh 4.8's MSH 4.1 reader would look for
+    // "$EndNodes  " after a header "$Nodes  " and skip the rest of the file.
+    std::vector<detail::SealedFile::Piece> pieces;
+    for (const detail::MshSection& s : scan.sections) {
+      if (!s.for_gmsh) continue;
+      if (s.plain) {
+        pieces.push_back({s.begin, s.end, {}});
+      } else {
+        pieces.push_back({0, 0, "$" + s.name + "\n"});
+        if (s.body_end > s.body_begin) pieces.push_back({s.body_begin, s.body_end, {}});
+        pieces.push_back({0, 0, "$End" + s.name + "\n"});
+      }
+    }
+    file = detail::SealedFile::from_pieces(file, pieces, context);
   }
   const detail::MshSection* elements = scan.find("Elements");
   const std::string elements_context = context + ": " + elements->where;

@@ -15,6 +15,11 @@
 //   output   the child writes no file at all; what it sends back is read up to
 //            output_base + output_per_byte x file size bytes (a mesh's arrays take at most ~4 bytes per
 //            byte of the file it came from: an 8-byte ASCII node "1 0 0 0\n" becomes 32 bytes).
+//   file     the file is copied into memory (a sealed memfd, detail/sealed_file.hpp) only if its first
+//            lines are MSH's and it has at most max_file_bytes, by default a third of the memory
+//            ceiling: Gmsh needs at least 3.6 x the file (measured, binary MSH 4.1), so a larger file
+//            could not be read within the ceiling anyway, and is refused before it costs its size in
+//            memory. Raise it together with memory_ceiling.
 //
 // A file that needs more fails with a MeshError that says which limit it reached; raise the limits
 // (LoadOptions::limits) for meshes that legitimately need more.
@@ -41,7 +46,13 @@ struct LoadLimits {
   double cpu_ceiling_seconds = 3600;
   std::size_t output_base = std::size_t(16) << 20;  ///< bytes
   double output_per_byte = 8;
+  std::size_t max_file_bytes = 0;  ///< the largest file copied and read, bytes; 0: memory ceiling / 3
 };
+
+/// memory_ceiling, or 3/4 of the physical memory when it is 0.
+std::size_t memory_ceiling(const LoadLimits& limits);
+/// max_file_bytes, or memory_ceiling(limits) / 3 when it is 0.
+std::size_t max_file_bytes(const LoadLimits& limits);
 
 /// The limits one file gets, computed from its size.
 struct ReaderAllowance {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -197,9 +198,10 @@ WireResult read_wire(WireSource& source, const std::function<void(const std::str
       if (kind == 'W') {
         std::string message;
         reader(message);
-        if (warn) warn(message);
+        if (warn) warn(printable_text(message));  // the child's text is as untrusted as the file it read
       } else if (kind == 'E') {
         reader(result.error);
+        result.error = printable_text(result.error);
         return result;
       } else if (kind == 'M') {
         reader(result.mesh);

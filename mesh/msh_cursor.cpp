@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -15,13 +16,8 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
-// A token quoted for a message: at most 40 bytes, control and non-ASCII bytes as '?'.
-std::string quote(std::string_view token) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < token.size() && i < 40; ++i)
-    out += (token[i] >= 32 && token[i] < 127) ? token[i] : '?';
-  return out + (token.size() > 40 ? "...'" : "'");
-}
+// A token quoted for a message: at most 40 bytes of it, escaped (mesh/printable_text.hpp).
+std::string quote(std::string_view token) { return "'" + printable_text(token, 40) + "'"; }
 
 std::string number_text(double x) {
   char buffer[32];
@@ -52,14 +48,16 @@ std::string MshCursor::describe(Position p) const {
 }
 
 std::string MshCursor::where(Position p) const {
-  return "cannot load mesh '" + file_ + "': " + (section_.empty() ? "" : "section $" + section_ + ", ") + describe(p);
+  return "cannot load mesh '" + printable_text(file_) + "': " +
+         (section_.empty() ? "" : "section $" + printable_text(section_) + ", ") + describe(p);
 }
 
 void MshCursor::fail_at(Position p, const std::string& problem) const { throw MeshError(where(p) + ": " + problem); }
 
 void MshCursor::fail_truncated(const char* what) const {
-  fail("the file ends here, in the middle of " + std::string(section_.empty() ? "it" : "section $" + section_) +
-       " (it is truncated); expected " + what);
+  fail("the file ends here, in the middle of " +
+       std::string(section_.empty() ? "it" : "section $" + printable_text(section_)) + " (it is truncated); expected " +
+       what);
 }
 
 // ---- ASCII ----------------------------------------------------------------------------------------------
@@ -86,7 +84,7 @@ std::string_view MshCursor::token(const char* what, Span span) {
   if (offset_ >= bytes_.size()) {  // a number cut by the end of the file may be another number
     offset_ = begin;
     fail("the file ends inside " + std::string(what) + " " + quote(t) + " (it is truncated); expected the rest of " +
-         (section_.empty() ? std::string("the file") : "section $" + section_));
+         (section_.empty() ? std::string("the file") : "section $" + printable_text(section_)));
   }
   return t;
 }

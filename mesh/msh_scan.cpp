@@ -12,6 +12,7 @@
 #include <feinterp/mesh/detail/tag_set.hpp>
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/load_limits.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -68,11 +69,8 @@ std::string_view trim_right(std::string_view s) {
   return s;
 }
 
-std::string printable(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size() && i < 60; ++i) out += (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
-  return s.size() > 60 ? out + "..." : out;
-}
+// A line or name quoted for a message: at most 60 bytes of it, escaped (mesh/printable_text.hpp).
+std::string printable(std::string_view s) { return printable_text(s, 60); }
 
 class Scanner {
  public:
@@ -80,6 +78,8 @@ class Scanner {
       : in_(bytes, file), options_(options), locate_(locate) {}
 
   MshScan run();
+  /// Makes run() stop after the format line's words (check_msh_head).
+  void head_only() { head_only_ = true; }
 
  private:
   // ---- sections --------------------------------------------------------------------------------------
@@ -130,6 +130,8 @@ class Scanner {
   std::vector<std::uint32_t> block_tags_;
   std::string first_view_;  // where the first view section starts, once there is one
   std::vector<std::string> seen_;  // sections that may appear once
+  bool head_only_ = false;
+  std::size_t end_line_at_ = 0;  // where the last $End line read by end_section starts
 };
 
 // ---- the file ------------------------------------------------------------------------------------------
@@ -150,12 +152,14 @@ MshScan Scanner::run() {
                "' between sections; expected a section header such as $Nodes");
     }
     const std::string_view header = trim_right(in_.line(header_line_bytes, "the section header", true));
+    const std::size_t body_begin = in_.here().offset;
     const std::string name(header.substr(1));
     if (name.empty() || name.find_first_of(" \t\"") != std::string::npos)
       in_.fail_at(begin, "malformed section header '" + printable(header) + "'; expected $ and a name, e.g. $Nodes");
     in_.set_section(name);
     if (name.compare(0, 3, "End") == 0)
-      in_.fail_at(begin, "$" + name + " closes a section that was not opened; expected $" + name.substr(3) + " before it");
+      in_.fail_at(begin, "$" + printable_text(name) + " closes a section that was not opened; expected $" +
+                             printable_text(name.substr(3)) + " before it");
 
     bool for_gmsh = true;
     if (!format_seen && name != "MeshFormat")
@@ -165,6 +169,7 @@ MshScan Scanner::run() {
       if (format_seen) in_.fail_at(begin, "a second $MeshFormat section; expected exactly one, at the start of the file");
       format_seen = true;
       format();
+      if (head_only_) return std::move(out_);
     } else if (name == "PhysicalNames") {
       mesh_section_allowed(name);
       physical_names();
@@ -202,7 +207,13 @@ MshScan Scanner::run() {
     }
     const MshCursor::Position end = in_.here();  // just past the $End line
     MshSection section{name, begin.offset, end.offset, {}, for_gmsh};
-    section.where = "section $" + name +
+    section.body_begin = body_begin;
+    section.body_end = end_line_at_;
+    // Gmsh 4.8's MSH 4.1 reader looks for "$End" + the header line's rest, blanks and '\r' included: a
+    // section header "$Nodes  " made it skip to the end of the file ("the file has no elements").
+    section.plain = in_.bytes().substr(begin.offset, body_begin - begin.offset) == "$" + name + "\n" &&
+                    in_.bytes().substr(end_line_at_, end.offset - end_line_at_) == "$End" + name + "\n";
+    section.where = "section $" + printable_text(name) +
                     (in_.byte_offsets() ? " (bytes " + std::to_string(begin.offset) + " to " + std::to_string(end.offset) + ")"
                                         : " (lines " + std::to_string(begin.line) + " to " + std::to_string(end.line - 1) + ")");
     out_.sections.push_back(std::move(section));
@@ -233,6 +244,7 @@ void Scanner::end_section(const std::string& name) {
   const std::string end = "$End" + name;
   if (in_.at_end())
     in_.fail("the file ends here, in the middle of section $" + name + " (it is truncated); expected " + end);
+  end_line_at_ = at.offset;
   const std::string_view line = trim_right(in_.line(header_line_bytes, end.c_str(), true));
   if (line != end && in_.at_end() && end.compare(0, line.size(), line) == 0)
     in_.fail_at(at, "the file ends inside " + end + " (it is truncated); expected " + end);
@@ -249,7 +261,8 @@ void Scanner::skip_section(const std::string& name) {
   while (true) {
     at = bytes.find(end, at);
     if (at == std::string_view::npos)
-      in_.fail("section $" + name + " has no $End" + name + " line; expected one to close it (the file is truncated?)");
+      in_.fail("section $" + printable_text(name) + " has no $End" + printable_text(name) +
+               " line; expected one to close it (the file is truncated?)");
     const std::size_t after = at + end.size();
     std::size_t k = after;
     while (k < bytes.size() && (bytes[k] == ' ' || bytes[k] == '\t' || bytes[k] == '\r')) ++k;
@@ -289,6 +302,7 @@ void Scanner::format() {
   if (words[2] != "8")
     in_.fail_at(at, "unsupported MSH data-size " + printable(words[2]) + " (expected 8: Gmsh reads doubles only)");
   binary_ = out_.binary = words[1] == "1";
+  if (head_only_) return;
   if (binary_) {
     if (in_.remaining() < 4) in_.fail("truncated $MeshFormat section (expected the binary integer 1)");
     std::int32_t one;
@@ -781,7 +795,7 @@ void Scanner::interpolation_scheme() {
 bool MshScan::all_for_gmsh(std::size_t file_size) const {
   std::size_t expected = 0;
   for (const MshSection& s : sections) {
-    if (!s.for_gmsh || s.begin != expected) return false;
+    if (!s.for_gmsh || !s.plain || s.begin != expected) return false;
     expected = s.end;
   }
   return expected == file_size;
@@ -793,6 +807,29 @@ const MshSection* MshScan::find(std::string_view name) const {
   return nullptr;
 }
 
+void check_msh_head(std::string_view head, bool whole, const std::string& file) {
+  static_assert(msh_head_bytes > header_line_bytes + short_line_bytes, "the head must hold both lines whole");
+  const std::size_t first = head.find('\n');
+  const std::size_t second = first == std::string_view::npos ? first : head.find('\n', first + 1);
+  if (second != std::string_view::npos) {
+    head = head.substr(0, second + 1);  // the two lines exactly: what is found in them, scan_msh finds too
+  } else if (!whole && head.substr(0, 11) == "$MeshFormat") {
+    // A line that does not end within the head is longer than Gmsh reads: refused as scan_msh would
+    // refuse it, without reading on to count its bytes. (A head that does not start with $MeshFormat is
+    // refused by the scanner below at its first check.)
+    const MshCursor in(head, file);
+    const bool header = first == std::string_view::npos;
+    const std::size_t begin = header ? 0 : first + 1;
+    in.fail_at({begin, header ? std::size_t(1) : std::size_t(2)},
+               std::string(header ? "the section header" : "the format line") + " is a line of more than " +
+                   std::to_string(head.size() - begin) + " bytes; expected at most " +
+                   std::to_string(header ? header_line_bytes : short_line_bytes) + " (Gmsh 4.8 reads no more)");
+  }
+  Scanner scanner(head, file, {}, std::nullopt);
+  scanner.head_only();
+  scanner.run();
+}
+
 MshScan scan_msh(std::string_view bytes, const std::string& file, const MshScanOptions& options) {
   try {
     return Scanner(bytes, file, options, std::nullopt).run();
@@ -802,7 +839,7 @@ MshScan scan_msh(std::string_view bytes, const std::string& file, const MshScanO
       Scanner(bytes, file, {}, Locate{duplicate.kind, duplicate.tag}).run();
     } catch (const DuplicateTag&) {
     }
-    throw MeshError("cannot load mesh '" + file + "': " + (duplicate.kind == TagKind::node ? "node" : "element") +
+    throw MeshError("cannot load mesh '" + printable_text(file) + "': " + (duplicate.kind == TagKind::node ? "node" : "element") +
                     " tag " + std::to_string(duplicate.tag) + " appears twice; expected unique tags");
   }
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 
 namespace feinterp::detail {
 
@@ -82,23 +83,26 @@ void MshWriter::physical_names(const std::vector<PhysicalName>& names) {
 }
 
 void MshWriter::nodes(int dimension, int entity_tag, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates,
-                      const std::vector<NodeRange>& extra, std::size_t extra_first_tag) {
+                      const std::vector<NodeRange>& extra, ExtraTags extra_tags) {
   std::size_t n = tags.size(), extra_count = 0;
   for (const NodeRange& r : extra) extra_count += r.count;
   const std::size_t total = n + extra_count;
   text("$Nodes\n");
-  // Extra nodes take the tags extra_first_tag, extra_first_tag + 1, ... in order.
+  // Extra nodes take the tags of extra_tags, in order.
   auto for_each_extra = [&](auto&& f) {
-    std::size_t tag = extra_first_tag;
+    extra_tags.restart();
     for (const NodeRange& r : extra)
-      for (std::size_t i = 0; i < r.count; ++i) f(tag++, r.coordinates + 3 * i);
+      for (std::size_t i = 0; i < r.count; ++i) f(extra_tags.next(), r.coordinates + 3 * i);
   };
   if (v41_) {
     std::size_t min = n ? *std::min_element(tags.begin(), tags.end()) : 0;
     std::size_t max = n ? *std::max_element(tags.begin(), tags.end()) : 0;
     if (extra_count) {
-      min = n ? std::min(min, extra_first_tag) : extra_first_tag;
-      max = std::max(max, extra_first_tag + extra_count - 1);
+      if (!n) min = std::numeric_limits<std::size_t>::max();
+      for_each_extra([&](std::size_t tag, const double*) {
+        min = std::min(min, tag);
+        max = std::max(max, tag);
+      });
     }
     if (binary_) {
       for (std::uint64_t v : {std::uint64_t(1), std::uint64_t(total), std::uint64_t(min), std::uint64_t(max)}) raw(v);

@@ -6,6 +6,7 @@
 
 #include <feinterp/mesh/detail/extract.hpp>
 #include <feinterp/mesh/error.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -28,7 +29,7 @@ std::vector<NodalField> node_fields(std::vector<ScannedNodeData>& sections, cons
         if (s.step == 0) step0.push_back(&s);
       }
     steps = (long long)seen_steps.size();
-    const std::string view = "$NodeData view '" + name + "'";
+    const std::string view = "$NodeData view '" + printable_text(name) + "'";
     if (step0.empty()) {
       if (warn) warn(context + ": " + view + " has no time step 0: ignored");
       continue;

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include <feinterp/mesh/printable_text.hpp>
+
 namespace feinterp {
 
 namespace {
@@ -16,9 +18,9 @@ void check_consistent(const Mesh& mesh) {
                                 std::to_string(mesh.coordinates.size()) + " coordinates (expected 3 per node)");
   for (const NodalField& f : mesh.fields)
     if (f.components < 1 || f.values.size() != n * std::size_t(f.components))
-      throw std::invalid_argument("renumbering a mesh of " + std::to_string(n) + " nodes: field '" + f.name + "' has " +
-                                  std::to_string(f.values.size()) + " values of " + std::to_string(f.components) +
-                                  " components (expected nodes x components)");
+      throw std::invalid_argument("renumbering a mesh of " + std::to_string(n) + " nodes: field '" + printable_text(f.name) +
+                                  "' has " + std::to_string(f.values.size()) + " values of " +
+                                  std::to_string(f.components) + " components (expected nodes x components)");
   for (const ElementBlock& b : mesh.blocks) {
     const std::size_t E = b.element_tags.size(), N = std::size_t(nodes_per_element(b.type));
     if (b.connectivity.size() != E * N || (!b.physical_tags.empty() && b.physical_tags.size() != E))

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -105,7 +106,8 @@ SealedFile& SealedFile::operator=(SealedFile&& other) noexcept {
   return *this;
 }
 
-SealedFile SealedFile::copy_of(const std::string& path, const std::string& context, std::size_t max_bytes) {
+SealedFile SealedFile::copy_of(const std::string& path, const std::string& context, std::size_t max_bytes,
+                               const HeadCheck& check_head, std::size_t head_bytes, const std::string& max_bytes_name) {
   struct stat st {};
   // stat first, so that a FIFO or a device is refused without being opened (opening a FIFO blocks);
   // the descriptor opened next is checked again, since the path may have changed in between.
@@ -117,9 +119,23 @@ SealedFile SealedFile::copy_of(const std::string& path, const std::string& conte
     throw MeshError(context + ": not a regular file (expected an .msh file)");
   const std::size_t size = std::size_t(st.st_size);
   if (size == 0) throw MeshError(context + ": the file is empty (expected an MSH file starting with $MeshFormat)");
+  if (check_head) {  // from the descriptor, before any copy: a file that is not MSH costs no memory
+    std::string head(std::min(size, head_bytes), '\0');
+    std::size_t got = 0;
+    while (got < head.size()) {
+      const ssize_t n = ::pread(file.get(), &head[got], head.size() - got, off_t(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw MeshError(context + ": cannot read the file: " + std::strerror(errno));
+      if (n == 0) break;  // shorter than it was: the copy below says so
+      got += std::size_t(n);
+    }
+    head.resize(got);
+    check_head(head, got == size);
+  }
   if (size > max_bytes)
-    throw MeshError(context + ": the file has " + mib(size) + ", more than the " + mib(max_bytes) +
-                    " the reader may use (expected a smaller file, or larger LoadOptions::limits)");
+    throw MeshError(context + ": the file has " + mib(size) + " (" + std::to_string(size) + " bytes), more than the " +
+                    mib(max_bytes) + " (" + std::to_string(max_bytes) + " bytes) that " + max_bytes_name +
+                    " allows a file to be copied into memory (expected a smaller file, or a larger " + max_bytes_name + ")");
 
   Descriptor memfd(new_memfd(context));
   const long long copied = copy_bytes(memfd.get(), file.get(), 0, size);
@@ -132,15 +148,25 @@ SealedFile SealedFile::copy_of(const std::string& path, const std::string& conte
   return seal(memfd.release(), size, context);
 }
 
-SealedFile SealedFile::from_ranges(const SealedFile& source, const std::vector<std::pair<std::size_t, std::size_t>>& ranges,
-                                   const std::string& context) {
+SealedFile SealedFile::from_pieces(const SealedFile& source, const std::vector<Piece>& pieces, const std::string& context) {
   std::size_t size = 0;
-  for (const auto& [begin, end] : ranges) size += end - begin;
+  for (const Piece& p : pieces) size += p.text.empty() ? p.end - p.begin : p.text.size();
   if (size == 0) throw MeshError(context + ": nothing of the file is left for Gmsh to read (expected a mesh)");
   Descriptor memfd(new_memfd(context));
-  for (const auto& [begin, end] : ranges)
-    if (copy_bytes(memfd.get(), source.fd_, begin, end - begin) != (long long)(end - begin))
-      throw MeshError(context + ": cannot copy the mesh sections of the file: " + std::strerror(errno));
+  for (const Piece& p : pieces) {
+    bool ok = true;
+    if (p.text.empty()) {
+      ok = copy_bytes(memfd.get(), source.fd_, p.begin, p.end - p.begin) == (long long)(p.end - p.begin);
+    } else {
+      for (std::size_t written = 0; ok && written < p.text.size();) {
+        const ssize_t w = ::write(memfd.get(), p.text.data() + written, p.text.size() - written);
+        if (w < 0 && errno == EINTR) continue;
+        ok = w > 0;
+        if (ok) written += std::size_t(w);
+      }
+    }
+    if (!ok) throw MeshError(context + ": cannot copy the mesh sections of the file: " + std::strerror(errno));
+  }
   return seal(memfd.release(), size, context);
 }
 

@@ -37,11 +37,14 @@ bool points_are_element_nodes(ElementType type, const PointSet& points) {
   });
 }
 
-// One point's C*max(D,1) numbers into `padded` slots, rows of D padded to 3 for gradients.
-void pad(const double* in, int components, int dimension, int padded, double* out) {
+// One point's C*max(D,1) numbers into `padded` slots, rows of D padded to 3 for gradients; with a
+// `direction` k >= 0, only the C derivatives along k (0 where k >= D).
+void pad(const double* in, int components, int dimension, int padded, double* out, int direction = -1) {
   for (int i = 0; i < padded; ++i) out[i] = 0.0;
   if (dimension == 0) {
     for (int c = 0; c < components; ++c) out[c] = in[c];
+  } else if (direction >= 0) {
+    for (int c = 0; c < components; ++c) out[c] = direction < dimension ? in[c * dimension + direction] : 0.0;
   } else {
     for (int c = 0; c < components; ++c)
       for (int d = 0; d < dimension; ++d) out[c * 3 + d] = in[c * dimension + d];
@@ -140,8 +143,10 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
       int padded = 0;
       for (std::size_t i = 0; i < v.blocks.size(); ++i) {
         const PointValues& p = v.blocks[i];
-        const int per_point = p.dimension == 0 ? p.components : p.components * 3;
-        const int this_padded = p.components >= 1 && p.dimension >= 0 && p.dimension <= 3 ? padded_components(per_point) : -1;
+        const int per_point = p.dimension == 0 || p.direction >= 0 ? p.components : p.components * 3;
+        const int this_padded = p.components >= 1 && p.dimension >= 0 && p.dimension <= 3 && p.direction >= -1 && p.direction < 3
+                                    ? padded_components(per_point)
+                                    : -1;
         const std::size_t expected = cloud->blocks[i].points * std::size_t(std::max(p.components, 1)) *
                                      std::size_t(std::max(p.dimension, 1));
         if (this_padded < 0 || (padded && this_padded != padded) || !p.data || p.size != expected)
@@ -168,10 +173,14 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
   std::size_t max_element_tag = 0;
   for (const ElementBlock& b : mesh.blocks)
     for (std::size_t t : b.element_tags) max_element_tag = std::max(max_element_tag, t);
+  // Beyond 2^31 - 1 they take the mesh's unused tags from 1 (detail::ExtraTags): only the counts are bounded.
   const std::size_t int_max = std::size_t(std::numeric_limits<int>::max());
-  if (cloud_points && (max_node_tag + cloud_points > int_max || max_element_tag + cloud_points > int_max))
-    fail(std::to_string(cloud_points) + " points after node tag " + std::to_string(max_node_tag) + " and element tag " +
-         std::to_string(max_element_tag) + " (expected tags up to 2147483647, the tags Gmsh 4.8 reads)");
+  std::size_t element_count = 0;
+  for (const ElementBlock& b : mesh.blocks) element_count += b.element_tags.size();
+  if (cloud_points && (n + cloud_points > int_max || element_count + cloud_points > int_max))
+    fail(std::to_string(cloud_points) + " points besides " + std::to_string(n) + " nodes and " + std::to_string(element_count) +
+         " elements (expected at most 2147483647 nodes and elements in all, the tags Gmsh 4.8 reads)");
+  const detail::ExtraTags cloud_node_tags(&node_tags, max_node_tag), cloud_element_tags(&element_tags, max_element_tag);
   for (const double x : mesh.coordinates)
     if (!(std::abs(x) <= max_abs_coordinate)) fail("a coordinate is " + std::to_string(x) + " (expected finite, at most 1e100)");
   for (const NodalField& f : nodal_fields)
@@ -225,7 +234,7 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
     std::vector<detail::MshWriter::NodeRange> cloud_nodes;
     if (cloud)
       for (const PointCloud::Block& b : cloud->blocks) cloud_nodes.push_back({b.coordinates, b.points});
-    out.nodes(top, node_entity, mesh.node_tags, mesh.coordinates, cloud_nodes, max_node_tag + 1);
+    out.nodes(top, node_entity, mesh.node_tags, mesh.coordinates, cloud_nodes, cloud_node_tags);
 
     std::size_t elements = cloud_points, min_tag = std::numeric_limits<std::size_t>::max(), max_tag = 0;
     std::size_t element_blocks = cloud_points ? 1 : 0;
@@ -238,7 +247,12 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
         max_tag = std::max(max_tag, t);
       }
     }
-    if (cloud_points) max_tag = max_element_tag + cloud_points;
+    detail::ExtraTags tags = cloud_element_tags;
+    for (std::size_t i = 0; i < cloud_points; ++i) {
+      const std::size_t t = tags.next();
+      min_tag = std::min(min_tag, t);
+      max_tag = std::max(max_tag, t);
+    }
     out.begin_elements(element_blocks, elements, elements ? min_tag : 0, max_tag);
     std::vector<std::size_t> node_tags_of_element;
     for (std::size_t i = 0; i < mesh.blocks.size(); ++i) {
@@ -260,9 +274,10 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
     }
     if (cloud_points) {  // point element i on cloud node i
       out.element_block(entity_of(0, 0), 15, cloud_points, 1);
+      detail::ExtraTags node_of = cloud_node_tags, element_of = cloud_element_tags;
       for (std::size_t i = 0; i < cloud_points; ++i) {
-        const std::size_t node = max_node_tag + 1 + i;
-        out.element(max_element_tag + 1 + i, &node);
+        const std::size_t node = node_of.next();
+        out.element(element_of.next(), &node);
       }
     }
     out.end_elements();
@@ -279,11 +294,11 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
         out.record(mesh.node_tags[i], 1, one.data());
       }
       if (at_points) {
-        std::size_t tag = max_node_tag + 1;
+        detail::ExtraTags tag = cloud_node_tags;
         for (const PointValues& p : cloud->field_values)
           for (std::size_t k = 0; k < p.size / std::size_t(p.components); ++k) {
             pad(p.data + k * std::size_t(p.components), p.components, 0, padded, one.data());
-            out.record(tag++, 1, one.data());
+            out.record(tag.next(), 1, one.data());
           }
       }
       out.end_view();
@@ -318,16 +333,17 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
       std::vector<double> point;
       for (const PointCloud::View& v : cloud->views) {
         int padded = 1;
-        for (const PointValues& p : v.blocks) padded = padded_components(p.dimension == 0 ? p.components : p.components * 3);
+        for (const PointValues& p : v.blocks)
+          padded = padded_components(p.dimension == 0 || p.direction >= 0 ? p.components : p.components * 3);
         point.assign(std::size_t(padded), 0.0);
         out.begin_view(detail::MshWriter::View::element_node_data, v.name, padded, cloud_points);
-        std::size_t tag = max_element_tag + 1;
+        detail::ExtraTags tag = cloud_element_tags;
         for (std::size_t i = 0; i < v.blocks.size(); ++i) {
           const PointValues& p = v.blocks[i];
           const std::size_t per_point = std::size_t(p.components) * std::size_t(std::max(p.dimension, 1));
           for (std::size_t k = 0; k < cloud->blocks[i].points; ++k) {
-            pad(p.data + k * per_point, p.components, p.dimension, padded, point.data());
-            out.record(tag++, 1, point.data());
+            pad(p.data + k * per_point, p.components, p.dimension, padded, point.data(), p.direction);
+            out.record(tag.next(), 1, point.data());
           }
         }
         out.end_view();

@@ -48,6 +48,10 @@ struct PointValues {
   std::size_t size = 0;  ///< checked: points x C x max(D, 1)
   int components = 1;    ///< C
   int dimension = 0;     ///< 0 for values, D for gradients
+  /// Gradients only: -1 for all of them (C x 3 values per point once rows are padded to 3, at most 9),
+  /// or k to keep only the derivatives along direction k (C values per point, 0 where k >= D): how the
+  /// gradients of a field of more than 3 components are written, one view per direction.
+  int direction = -1;
 };
 
 /// Results at points anywhere in space (quadrature points), as Gmsh's list-based point views SP, VP and

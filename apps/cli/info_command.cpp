@@ -13,6 +13,7 @@
 #include <limits>
 
 #include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 #include <feinterp/apps/cli/column_range.hpp>
 #include <feinterp/apps/cli/commands.hpp>
@@ -35,7 +36,7 @@ int run_info(const InfoOptions& o) {
   load.skip_unsupported = true;
   load.keep_lower_dimensional = true;
   load.warn = [&](const std::string& message) { warnings.push_back(message); };
-  Progress loading("feinterp", "loading " + o.mesh);
+  Progress loading("feinterp", "loading " + printable_text(o.mesh));
   const Mesh mesh = load_msh(o.mesh, load);
   const double load_s = loading.finish();
 
@@ -79,7 +80,8 @@ int run_info(const InfoOptions& o) {
     return 0;
   }
 
-  std::printf("%s: %dD elements in %dD space, %lld nodes, %lld elements (loaded in %.3f s)\n", o.mesh.c_str(),
+  // Names and paths are the file's (or the file system's) bytes: printed escaped (mesh/printable_text.hpp).
+  std::printf("%s: %dD elements in %dD space, %lld nodes, %lld elements (loaded in %.3f s)\n", printable_text(o.mesh).c_str(),
               mesh.dimension, mesh.space_dimension, (long long)mesh.node_count(), (long long)mesh.element_count(),
               load_s);
   if (mesh.skipped_elements)
@@ -93,18 +95,20 @@ int run_info(const InfoOptions& o) {
                 (long long)b.element_count());
   std::printf("\nphysical groups: %s\n", mesh.physical_groups.empty() ? "none" : "");
   for (const PhysicalGroup& g : mesh.physical_groups)
-    std::printf("  %dD %-6d %-24s %lld elements\n", g.dimension, g.tag, g.name.empty() ? "(unnamed)" : g.name.c_str(),
-                physical_elements(g));
+    std::printf("  %dD %-6d %-24s %lld elements\n", g.dimension, g.tag,
+                g.name.empty() ? "(unnamed)" : printable_text(g.name).c_str(), physical_elements(g));
   std::printf("\nfields: %s\n", mesh.fields.empty() ? "none" : "");
   for (std::size_t i = 0; i < mesh.fields.size(); ++i) {
     const NodalField& f = mesh.fields[i];
-    std::printf("  %-24s %d component%s", f.name.c_str(), f.components, f.components == 1 ? "" : "s");
+    // #N chooses the field in `interpolate --field` too: the only way to choose a view without a name.
+    std::printf("  #%-3zu %-24s %d component%s", i + 1, f.name.empty() ? "(unnamed)" : printable_text(f.name).c_str(),
+                f.components, f.components == 1 ? "" : "s");
     for (int c = 0; c < f.components; ++c)
       std::printf("%s [%g, %g]", c == 0 ? ", range" : ",", field_ranges[i].min[std::size_t(c)],
                   field_ranges[i].max[std::size_t(c)]);
     std::printf("\n");
   }
-  for (const std::string& w : warnings) std::printf("warning: %s\n", w.c_str());
+  for (const std::string& w : warnings) std::printf("warning: %s\n", printable_text(w).c_str());
   return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
+#include <feinterp/mesh/printable_text.hpp>
 
 #include <feinterp/apps/cli/column_range.hpp>
 #include <feinterp/apps/cli/commands.hpp>
@@ -44,7 +45,7 @@ namespace feinterp::app {
 
 void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
   command.add_option("mesh", o.mesh, "the mesh file (MSH 2.2 or 4.x, ASCII or binary)")->required();
-  CLI::Option* field = command.add_option("--field", o.field, "the $NodeData view of the file to interpolate");
+  CLI::Option* field = command.add_option("--field", o.field, "the $NodeData view of the file to interpolate: its name, or #N for the N-th view that `feinterp info` lists (a view without a name)");
   CLI::Option* expr = command.add_option("--expr", o.expressions,
                                          "formula in x, y, z (muparser: sin(x)*y, x^2, min(x,y), _pi); repeat it "
                                          "or separate formulas by commas for a vector field");
@@ -126,13 +127,14 @@ double block_measure(const BlockResults& r) {
 void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
                  const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                  const std::vector<std::string>& files, long long skipped) {
-  std::printf("%s: %s, %s, %s in %s\n", o.mesh.c_str(), describe_dimensions(mesh).c_str(),
+  // Names and paths are the file's (or the file system's) bytes: printed escaped (mesh/printable_text.hpp).
+  std::printf("%s: %s, %s, %s in %s\n", printable_text(o.mesh).c_str(), describe_dimensions(mesh).c_str(),
               plural(mesh.node_count(), "node").c_str(), plural(mesh.element_count(), "element").c_str(),
               plural((long long)mesh.blocks.size(), "block").c_str());
   if (skipped) std::printf("skipped %s of unsupported types\n", plural(skipped, "element").c_str());
   if (o.renumber != "none")
     std::printf("computed with the nodes and elements renumbered (%s); reported in the file's order\n", o.renumber.c_str());
-  std::printf("field '%s' (%s), on %s\n\n", field.name.c_str(), plural(field.components, "component").c_str(),
+  std::printf("field '%s' (%s), on %s\n\n", printable_text(field.name).c_str(), plural(field.components, "component").c_str(),
               describe(device, o.threads).c_str());
   const bool physical = !results.empty() && !results[0].detj.empty();
   std::printf("%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
@@ -153,7 +155,7 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
                   s.range.max[i]);
   std::printf("\ntimes: load %.3f s, field %.3f s, transfer %.3f s, kernel %.6f s, write %.3f s\n", t.load, t.field,
               t.transfer, t.kernel, t.write);
-  for (const std::string& f : files) std::printf("wrote %s\n", f.c_str());
+  for (const std::string& f : files) std::printf("wrote %s\n", printable_text(f).c_str());
 }
 
 void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
@@ -221,13 +223,15 @@ int run_interpolate(const InterpolateOptions& o) {
   describe(device, o.threads);  // a bad --threads or thread variable fails now, not after loading the mesh
   Times times;
 
-  Progress loading("feinterp", "loading " + o.mesh);
+  Progress loading("feinterp", "loading " + printable_text(o.mesh));
   LoadOptions load;
   load.read_fields = !o.field.empty();
   load.keep_lower_dimensional = o.all_dimensions;
   load.skip_unsupported = o.skip_unsupported;
   load.renumber = parse_renumber_method(o.renumber);
-  load.warn = [](const std::string& message) { std::fprintf(stderr, "feinterp: warning: %s\n", message.c_str()); };
+  load.warn = [](const std::string& message) {
+    std::fprintf(stderr, "feinterp: warning: %s\n", printable_text(message).c_str());
+  };
   Mesh mesh = load_msh(o.mesh, load);
   const long long skipped = mesh.skipped_elements;
   times.load = loading.finish();
@@ -236,13 +240,14 @@ int run_interpolate(const InterpolateOptions& o) {
   NodalField field;
   if (!o.field.empty()) {
     field = feinterp::field(mesh, o.field);
+    if (field.name.empty()) field.name = o.field;  // a view without a name, chosen as "#N": so called in the outputs
   } else {
     std::string name;
     for (const std::string& e : expressions) name += (name.empty() ? "" : ", ") + e;
     field = expression_field(expressions, mesh.coordinates, name);
   }
   if (field.components > max_components)
-    throw std::invalid_argument("field '" + field.name + "' has " + std::to_string(field.components) +
+    throw std::invalid_argument("field '" + printable_text(field.name) + "' has " + std::to_string(field.components) +
                                 " components: at most " + std::to_string(max_components) + " are supported");
   times.field = evaluating.finish();
 
@@ -276,7 +281,7 @@ int run_interpolate(const InterpolateOptions& o) {
       results.push_back(std::move(r));
     }
   } catch (const DegenerateElementError& error) {
-    throw std::runtime_error(o.mesh + ": " + error.what());  // the error names the element's tag: say in which file
+    throw std::runtime_error(printable_text(o.mesh) + ": " + error.what());  // the error names the element's tag: say in which file
   }
   times.transfer = interpolator.transfer_seconds();
   computing.finish();

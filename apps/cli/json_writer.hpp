@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // JsonWriter: the --json output of every command, written by hand (one object on stdout, no Debian
-// JSON library needed for ~10 kinds of value). Strings are escaped per RFC 8259 (quote, backslash,
-// control characters as \u00XX); doubles are printed with 17 significant digits so that they read
-// back bit for bit; NaN and infinities, which JSON cannot represent, become null.
+// JSON library needed for ~10 kinds of value). Every string (a key or a value) is made printable
+// first, once, here (mesh/printable_text.hpp: control characters and bytes of invalid UTF-8 as the
+// four characters \xHH), since names and paths from a mesh file may hold any byte and a JSON string
+// can hold only valid UTF-8; what is left needs RFC 8259's escapes for the quote and the backslash
+// only, so a file's ESC reads \x1b once the document is parsed, as in the table and in messages.
+// Doubles are printed with 17 significant digits so that they read back bit for bit; NaN and
+// infinities, which JSON cannot represent, become null.
 #pragma once
 
 #include <cmath>
@@ -12,30 +16,19 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/mesh/printable_text.hpp>
+
 namespace feinterp::app {
 
+/// The inside of a JSON string holding `text` (any bytes): valid UTF-8 with no control character once
+/// printable_text has run, so only '"' and '\\' are left to escape.
 inline std::string json_escape(const std::string& text) {
+  const std::string printable = printable_text(text);
   std::string out;
-  out.reserve(text.size() + 2);
-  for (const char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += ch;  // UTF-8 bytes pass through unchanged
-        }
-    }
+  out.reserve(printable.size() + 2);
+  for (const char ch : printable) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
   }
   return out;
 }

@@ -13,15 +13,20 @@
 #include <exception>
 #include <string>
 
+#include <feinterp/mesh/printable_text.hpp>
+
 #include <feinterp/apps/common/build_info.hpp>
 #include <feinterp/apps/cli/commands.hpp>
 
 namespace {
 
+// Messages quote names and paths from the user's files, which may hold any byte: the library escapes
+// them where it builds a message, and this last step escapes whatever else reached here (an option's
+// argument, a path in an output error), so that stderr gets one line of printable text.
 void print_error(std::string message) {
   for (char& c : message)
     if (c == '\n' || c == '\r') c = ' ';
-  std::fprintf(stderr, "feinterp: error: %s\n", message.c_str());
+  std::fprintf(stderr, "feinterp: error: %s\n", feinterp::printable_text(message).c_str());
 }
 
 int run(int argc, char** argv) {

@@ -21,13 +21,23 @@ void write_msh_output(const std::string& path, const Mesh& mesh, const NodalFiel
                                  {"det J", &BlockResults::detj, 1, 0}};
   for (const Quantity& q : quantities) {
     if (results.empty() || (results[0].*q.data).empty()) continue;
-    PointCloud::View view{q.data == &BlockResults::detj ? "det J" : field.name + " " + q.label, {}};
-    for (const BlockResults& r : results) {
-      const std::vector<double>& data = r.*q.data;
-      const int d = q.dimension < 0 ? dimension(mesh.blocks[r.block].type.shape) : q.dimension;
-      view.blocks.push_back({data.data(), data.size(), q.components, d});
+    // MSH views hold 1, 3 or 9 values per point: the gradients of a field of more than 3 components
+    // (C x 3 > 9) are one view per direction, "T physical gradients d/dx" (C values per point).
+    const bool split = q.dimension != 0 && q.components > 3;
+    const char* const directions[2][3] = {{"xi", "eta", "zeta"}, {"x", "y", "z"}};
+    for (int k = split ? 0 : -1; k < (split ? 3 : 0); ++k) {
+      std::string name = q.data == &BlockResults::detj ? "det J" : field.name + " " + q.label;
+      if (k >= 0) name += std::string(" d/d") + directions[q.dimension > 0 ? 1 : 0][k];
+      PointCloud::View view{name, {}};
+      for (const BlockResults& r : results) {
+        const std::vector<double>& data = r.*q.data;
+        const int d = q.dimension < 0 ? dimension(mesh.blocks[r.block].type.shape) : q.dimension;
+        PointValues values{data.data(), data.size(), q.components, d};
+        values.direction = k;
+        view.blocks.push_back(values);
+      }
+      cloud.views.push_back(std::move(view));
     }
-    cloud.views.push_back(std::move(view));
   }
   // The field's view gets its interpolated values at the points too, when they were computed: the file
   // then loads back with its field (feinterp interpolate out.msh --field NAME).

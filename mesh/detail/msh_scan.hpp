@@ -53,6 +53,11 @@ struct MshSection {
   std::size_t begin = 0, end = 0;   ///< bytes [begin, end): from "$Name" to the end of "$EndName\n"
   std::string where;                ///< "section $Elements (lines 12 to 40)" or "(bytes 100 to 900)"
   bool for_gmsh = false;            ///< a mesh section that Gmsh reads
+  /// Sections read by end_section (every one Gmsh reads): [body_begin, body_end) is what lies between
+  /// the header line and the $End line; `plain` when those two lines are exactly "$Name\n" and
+  /// "$EndName\n". Gmsh is given other ones rewritten so (trailing blanks, '\r', no final newline).
+  std::size_t body_begin = 0, body_end = 0;
+  bool plain = true;
 };
 
 /// One $NodeData section, as read by the pre-scan.
@@ -72,8 +77,8 @@ struct MshScan {
   std::vector<ScannedNodeData> node_data;  ///< only with MshScanOptions::collect_node_data
   std::size_t node_count = 0, element_count = 0;
 
-  /// Whether Gmsh may be given the file as it is: every section is one Gmsh reads, with nothing
-  /// between them (otherwise it is given a copy of those sections only).
+  /// Whether Gmsh may be given the file as it is: every section is one Gmsh reads, plain, with nothing
+  /// between them (otherwise it is given a copy of those sections only, headers rewritten plain).
   bool all_for_gmsh(std::size_t file_size) const;
   const MshSection* find(std::string_view name) const;
 };
@@ -85,5 +90,15 @@ struct MshScanOptions {
 /// Scans `bytes`, the content of `file` (the name messages give). Throws MeshError at the first
 /// problem, naming `file`, the section, the line or byte offset, and what was expected.
 MshScan scan_msh(std::string_view bytes, const std::string& file, const MshScanOptions& options = {});
+
+/// How many of a file's first bytes check_msh_head needs: its first two lines, which Gmsh reads into
+/// buffers of 1024 (the section header) and 256 bytes (the format line), with room to spare.
+constexpr std::size_t msh_head_bytes = 4096;
+
+/// Checks the first two lines of a file, "$MeshFormat" and the format line ("4.1 0 8"), from `head`,
+/// its first min(msh_head_bytes, size) bytes (`whole`: they are the whole file), so that load_msh refuses
+/// a file that is not MSH (a sparse or binary file, a script) before it copies it. Throws the MeshError
+/// that scan_msh would throw for those lines; scan_msh still checks everything, from the sealed copy.
+void check_msh_head(std::string_view head, bool whole, const std::string& file);
 
 }  // namespace feinterp::detail

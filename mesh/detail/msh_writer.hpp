@@ -22,8 +22,38 @@
 #include <vector>
 
 #include <feinterp/mesh/atomic_file.hpp>
+#include <feinterp/mesh/detail/tag_set.hpp>
 
 namespace feinterp::detail {
+
+/// The tags of nodes or elements added after the mesh's own (a point cloud's): max_used + 1, max_used + 2,
+/// ... while they stay at most 2^31 - 1, the largest tag Gmsh 4.8 reads; then the tags from 1 that `used`
+/// does not hold (a mesh with tag 2147483647 still gets its points). The caller checks that the mesh's
+/// tags and the added ones number at most 2^31 - 1. restart() begins the same sequence again.
+class ExtraTags {
+ public:
+  ExtraTags() = default;
+  ExtraTags(const TagSet* used, std::size_t max_used) : used_(used), first_(max_used + 1) { restart(); }
+  void restart() {
+    next_ = first_;
+    wrapped_ = false;
+  }
+  std::size_t next() {
+    while (true) {
+      if (next_ > 2147483647u) {
+        next_ = 1;
+        wrapped_ = true;
+      }
+      const std::size_t tag = next_++;
+      if (!wrapped_ || !used_ || !used_->contains(std::uint32_t(tag))) return tag;
+    }
+  }
+
+ private:
+  const TagSet* used_ = nullptr;
+  std::size_t first_ = 1, next_ = 1;
+  bool wrapped_ = false;
+};
 
 class MshWriter {
  public:
@@ -48,13 +78,13 @@ class MshWriter {
   };
   void physical_names(const std::vector<PhysicalName>& names);
   /// All nodes, on the entity (`dimension`, `entity_tag`) (4.1),
-  /// and after them the `extra` nodes (a point cloud), tagged extra_first_tag, extra_first_tag + 1, ...
+  /// and after them the `extra` nodes (a point cloud), tagged by `extra_tags` in order
   struct NodeRange {
     const double* coordinates = nullptr;  ///< x[i*3 + k]
     std::size_t count = 0;
   };
   void nodes(int dimension, int entity_tag, const std::vector<std::size_t>& tags, const std::vector<double>& coordinates,
-             const std::vector<NodeRange>& extra = {}, std::size_t extra_first_tag = 0);
+             const std::vector<NodeRange>& extra = {}, ExtraTags extra_tags = {});
 
   /// $Elements: begin with the total count and the number of blocks (types), then one block per type.
   void begin_elements(std::size_t blocks, std::size_t elements, std::size_t min_tag, std::size_t max_tag);

@@ -8,10 +8,15 @@
 // change it, and mapping it cannot fault on truncation.
 //
 // Cost: one copy of the file, made in the kernel (sendfile: 0.10 s for a 240 MB mesh), and the file's
-// size in memory: the price of that guarantee.
+// size in memory: the price of that guarantee. It is paid only for a file whose first bytes pass the
+// caller's check (load_msh: the $MeshFormat lines) and whose size is within the caller's limit
+// (LoadLimits::max_file_bytes), both read from the one open descriptor before anything is copied: a
+// 2 GiB file of zeros is refused in microseconds, not after 2 GiB of copying. Those checks are early
+// refusals only: the guarantee rests on the scan of the sealed copy, never on what was read before it.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,12 +27,21 @@ namespace feinterp::detail {
 class SealedFile {
  public:
   /// Opens `path` once (without following it onto a FIFO or device: regular files only) and copies
-  /// it. Throws MeshError "<context>: <problem> (expected ...)" for a missing, non-regular, empty or
-  /// larger-than-`max_bytes` file, or one that changed size while it was copied.
-  static SealedFile copy_of(const std::string& path, const std::string& context, std::size_t max_bytes);
-  /// A new sealed file made of the byte ranges [begin, end) of `source`, in order.
-  static SealedFile from_ranges(const SealedFile& source, const std::vector<std::pair<std::size_t, std::size_t>>& ranges,
-                                const std::string& context);
+  /// it. Before copying, `check_head` (if any) is given the file's first min(head_bytes, size) bytes
+  /// and whether they are the whole file, and may throw. Throws MeshError "<context>: <problem>
+  /// (expected ...)" for a missing, non-regular, empty or larger-than-`max_bytes` file (`max_bytes_name`:
+  /// the option that sets it), or one that changed size while it was copied.
+  using HeadCheck = std::function<void(std::string_view head, bool whole)>;
+  static SealedFile copy_of(const std::string& path, const std::string& context, std::size_t max_bytes,
+                            const HeadCheck& check_head = {}, std::size_t head_bytes = 4096,
+                            const std::string& max_bytes_name = "LoadOptions::limits.max_file_bytes");
+  /// A piece of a new sealed file: `text` when not empty, else the bytes [begin, end) of the source.
+  struct Piece {
+    std::size_t begin = 0, end = 0;
+    std::string text;
+  };
+  /// A new sealed file made of `pieces`, in order.
+  static SealedFile from_pieces(const SealedFile& source, const std::vector<Piece>& pieces, const std::string& context);
 
   SealedFile(SealedFile&& other) noexcept;
   SealedFile& operator=(SealedFile&& other) noexcept;

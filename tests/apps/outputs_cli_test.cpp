@@ -10,9 +10,11 @@
 #include <gmsh.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include <feinterp/mesh/generate.hpp>
@@ -194,4 +196,119 @@ TEST(Outputs, UnknownExtensionIsRefusedBeforeAnyWork) {
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
   }
   EXPECT_EQ(dir.files(), std::vector<std::string>{"mesh.msh"});
+}
+
+namespace {
+
+// Two triangles whose last node and element have the largest tag Gmsh reads, a 9-component view "T" and a
+// view without a name (a $NodeData without string tags).
+const char* const largest_tags_msh = R"($MeshFormat
+4.1 0 8
+$EndMeshFormat
+$Nodes
+1 4 1 2147483647
+2 1 0 4
+1
+2
+3
+2147483647
+0 0 0
+1 0 0
+1 1 0
+0 1 0
+$EndNodes
+$Elements
+1 2 1 2147483647
+2 1 2 2
+1 1 2 3
+2147483647 1 3 2147483647
+$EndElements
+$NodeData
+1
+"T"
+1
+0
+3
+0
+9
+4
+1 1 2 3 4 5 6 7 8 9
+2 1 2 3 4 5 6 7 8 9
+3 1 2 3 4 5 6 7 8 9
+2147483647 1 2 3 4 5 6 7 8 9
+$EndNodeData
+$NodeData
+0
+1
+0
+3
+0
+1
+4
+1 1
+2 2
+3 3
+2147483647 4
+$EndNodeData
+)";
+
+}  // namespace
+
+// What the reader accepts, the .msh output writes: tag 2147483647 (the points take the unused tags below
+// it), and the gradients of a 9-component field (one tensor view per direction). Gmsh 4.8's own view
+// reader crashes on a view at node 2147483647 (the input file's too), so Gmsh reads back the same mesh
+// with tag 5 instead, and feinterp (whose loader reads views itself) the one with the largest tags.
+TEST(Outputs, MshOfTheLargestTagsAndNineComponents) {
+  TempDir dir;
+  const std::string largest = largest_tags_msh;
+  write_text(dir / "largest.msh", largest);
+  write_text(dir / "small.msh", std::regex_replace(largest, std::regex("2147483647"), "5"));
+  for (const std::string mesh : {"largest", "small"}) {
+    SCOPED_TRACE(mesh);
+    const Result run = run_feinterp({"interpolate", dir / (mesh + ".msh"), "--field", "T", "--output", dir / (mesh + "-out.msh")});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const Result expr = run_feinterp({"interpolate", dir / (mesh + ".msh"), "--expr", "x", "--output", dir / "expr.msh"});
+    ASSERT_EQ(expr.status, 0) << expr.err;
+    const Result again = run_feinterp({"interpolate", dir / (mesh + "-out.msh"), "--field", "T", "--values", "--json"});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(parse_json(again.out)["field"]["components"], 9);
+    EXPECT_EQ(parse_json(again.out)["nodes"], 4 + 2 * 3);  // the mesh's and the 3 points of each triangle
+  }
+
+  gmsh::initialize();
+  gmsh::option::setNumber("General.Terminal", 0);
+  gmsh::open(dir / "small-out.msh");
+  std::vector<int> views;
+  gmsh::view::getTags(views);
+  std::vector<std::string> names;
+  for (const int v : views) {
+    std::string name;
+    gmsh::option::getString("View[" + std::to_string(gmsh::view::getIndex(v)) + "].Name", name);
+    names.push_back(name);
+  }
+  for (const std::string expected : {"T", "T values", "T reference gradients d/dxi", "T reference gradients d/deta",
+                                     "T reference gradients d/dzeta", "T physical gradients d/dx", "T physical gradients d/dy",
+                                     "T physical gradients d/dz", "det J"})
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  gmsh::clear();
+  gmsh::finalize();
+}
+
+// A view without a name is chosen by its place in `feinterp info`'s list: --field '#2'.
+TEST(Outputs, AViewWithoutANameIsChosenByItsNumber) {
+  TempDir dir;
+  write_text(dir / "largest.msh", largest_tags_msh);
+  const Result info = run_feinterp({"info", dir / "largest.msh"});
+  ASSERT_EQ(info.status, 0) << info.err;
+  EXPECT_NE(info.out.find("#1   T "), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("#2   (unnamed) "), std::string::npos) << info.out;
+  const Result run = run_feinterp({"interpolate", dir / "largest.msh", "--field", "#2", "--values", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const Json json = parse_json(run.out);
+  EXPECT_EQ(json["field"]["name"], "#2");
+  EXPECT_EQ(json["field"]["components"], 1);
+  const Result none = run_feinterp({"interpolate", dir / "largest.msh", "--field", "#3"});
+  EXPECT_EQ(none.status, 1);
+  ASSERT_EQ(none.error_lines().size(), 1u) << none.err;
+  EXPECT_NE(none.err.find("no field named '#3' in the mesh (fields: #1 'T', #2 '')"), std::string::npos) << none.err;
 }

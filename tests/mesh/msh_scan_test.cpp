@@ -60,7 +60,9 @@ TEST(MshScan, EveryHostileClassIsRefusedWithWhereAndWhat) {
 
 TEST(MshScan, EveryGmshFileOfTheCorpusPasses) {
   const std::vector<std::filesystem::path> files = corpus();
-  ASSERT_EQ(files.size(), 40u);
+  // 40 written by Gmsh, 4 crafted (hostile_names_*: names with control bytes; blank_headers_v41a: header lines
+  // with trailing blanks and '\r'; largest_tags_views_v41a: tag 2147483647, 9 components, a view without a name)
+  ASSERT_EQ(files.size(), 44u);
   for (const std::filesystem::path& file : files) {
     SCOPED_TRACE(file.filename().string());
     const std::string bytes = test::read_file(file.string());
