@@ -18,9 +18,10 @@ from . import _feinterp as _f
 class BlockArrays:
     """A block from your own arrays: what a Mesh's Block also provides.
 
-    connectivity: (E, nodes_per_element) int32 node indices, Gmsh node order; host or device memory.
+    connectivity: (E, nodes_per_element) node indices, Gmsh node order; host integers of any dtype (checked
+                  to fit int32) or int32 device memory.
     space_dimension: 2 (z = 0, checked) or 3; 0: 3 for volumes, 2 otherwise.
-    element_tags: optional (E,) uint64 in host memory: errors then name your tags.
+    element_tags: optional (E,) non-negative integers (uint64) in host memory: errors then name your tags.
     """
 
     type: _f.ElementType
@@ -62,23 +63,73 @@ def _precision(precision, coordinates):
 
 
 def _stream(cuda_stream):
-    """A cudaStream_t as an int: an int, a CuPy stream (.ptr), a PyTorch stream (.cuda_stream)."""
+    """A cudaStream_t as an int: an int, a CuPy stream (.ptr), a PyTorch stream (.cuda_stream); anything
+    else goes to the compiled module as it is, which checks it (cuda_stream)."""
     if cuda_stream is None:
         return 0
     for attribute in ("ptr", "cuda_stream", "handle"):
         if hasattr(cuda_stream, attribute):
             value = getattr(cuda_stream, attribute)
-            return int(getattr(value, "value", value))
-    return int(cuda_stream)
+            return getattr(value, "value", value)
+    return cuda_stream
 
 
-def _host(array, dtype):
-    """Host arrays (NumPy, lists) converted once, at construction; device arrays passed as they are."""
-    if array is None or hasattr(array, "__cuda_array_interface__") or (
+def _on_device(array):
+    return hasattr(array, "__cuda_array_interface__") or (
         hasattr(array, "__dlpack_device__") and not isinstance(array, numpy.ndarray)
-    ):
+    )
+
+
+def _integers(array, name, dtype):
+    """Host integers (NumPy, lists) converted once, at construction, to `dtype`, after a range check: a
+    value that does not fit is refused, never wrapped, and floats, bools, complex numbers and objects are
+    refused rather than truncated. Device arrays are passed as they are (the compiled module checks them)."""
+    if array is None or _on_device(array):
         return array
-    return numpy.ascontiguousarray(array, dtype=dtype)
+    values = numpy.asarray(array)
+    if values.dtype.kind not in "iu":
+        if values.size == 0 and not isinstance(array, numpy.ndarray):
+            values = values.astype(numpy.int64)  # an empty list: no value to misread
+        else:
+            raise TypeError(f"{name}: expected an array of integers, got {values.dtype} values")
+    info = numpy.iinfo(dtype)
+    if values.size and values.dtype != info.dtype:
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            # Each bound is compared only when it is crossed, so it fits the array's own dtype.
+            outside = numpy.zeros(values.shape, dtype=bool)
+            if low < info.min:
+                outside |= values < info.min
+            if high > info.max:
+                outside |= values > info.max
+            index = tuple(int(i) for i in numpy.unravel_index(numpy.flatnonzero(outside)[0], values.shape))
+            raise ValueError(f"{name}: {values[index]} at index {index} does not fit {info.dtype}: expected values "
+                             f"in [{info.min}, {info.max}]")
+    return numpy.require(values, dtype, ["C", "A"])  # C-contiguous and aligned: a copy if not
+
+
+def _reals(array, name, dtype):
+    """Host real numbers (NumPy, lists) converted once, at construction, to the plan's precision; bools,
+    complex numbers and objects are refused rather than converted."""
+    if array is None or _on_device(array):
+        return array
+    values = numpy.asarray(array)
+    if values.dtype.kind not in "fiu":
+        raise TypeError(f"{name}: expected an array of real numbers, got {values.dtype} values")
+    return numpy.require(values, dtype, ["C", "A"])  # C-contiguous and aligned: a copy if not
+
+
+def _point_set(element_type, points):
+    """A PointSet, "nodes" or a quadrature degree (an integer, checked for range)."""
+    if isinstance(points, _f.PointSet):
+        return points
+    if isinstance(points, str):
+        if points == "nodes":
+            return _f.element_nodes(element_type)
+        raise ValueError(f"points: expected a PointSet, a quadrature degree or 'nodes', got {points!r}")
+    shape = element_type.shape
+    degree = _f.integer_argument(points, "points", 0, _f.max_quadrature_degree(shape))
+    return _f.quadrature_rule(shape, degree)
 
 
 class Interpolator:
@@ -101,8 +152,11 @@ class Interpolator:
     summation    "atomic" or "deterministic" (how a GPU plan sums shared nodes)
 
     Host connectivity, coordinates and tags are converted once, here, to int32, the plan's precision and
-    uint64 (a copy when they differ), and copied to the device for a cuda plan, which owns that copy.
-    Device arrays are used as they are: they must already have the right dtype.
+    uint64, and copied into memory the plan owns (on the device for a cuda plan): changing or freeing
+    them afterwards changes nothing the plan computes. Integers of any dtype are checked for range before
+    conversion (ValueError naming the first value that does not fit); floats, bools, complex numbers and
+    objects are refused (TypeError) rather than truncated. Device arrays are used as they are, by
+    reference: they must already have the right dtype and must not change while the plan lives.
 
     Arrays in calls (core/layout.hpp): nodal fields (N, C) or (N,); values (E, Q, C); reference
     gradients (E, Q, C, d); physical gradients (E, Q, C, s); det J (E, Q); element vectors
@@ -116,12 +170,7 @@ class Interpolator:
     def __init__(self, block, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
                  cuda_stream=None, summation="atomic", threads=0):
         element_type = block.type
-        if points is None:
-            points = 2 * element_type.order
-        if isinstance(points, str) and points == "nodes":
-            points = _f.element_nodes(element_type)
-        elif isinstance(points, int):
-            points = _f.quadrature_rule(element_type.shape, points)
+        points = _point_set(element_type, 2 * element_type.order if points is None else points)
         precision = _precision(precision, coordinates)
         real = numpy.float64 if precision == _f.Precision.fp64 else numpy.float32
         tags = getattr(block, "element_tags", None)
@@ -130,14 +179,14 @@ class Interpolator:
         plan_class = _f.Plan64 if precision == _f.Precision.fp64 else _f.Plan32
         self._plan = plan_class(
             element_type,
-            _host(block.connectivity, numpy.int32),
+            _integers(block.connectivity, "connectivity", numpy.int32),
             points,
-            _host(coordinates, real),
-            -1 if node_count is None else int(node_count),
-            int(getattr(block, "space_dimension", 0)),
-            _host(tags, numpy.uint64),
+            _reals(coordinates, "coordinates", real),
+            node_count,  # None, or an integer: the compiled module checks the integers' ranges
+            getattr(block, "space_dimension", 0),
+            _integers(tags, "element_tags", numpy.uint64),
             executor,  # a feinterp.Executor or a name ("cuda:1"): the compiled module reads both
-            int(threads),
+            threads,
             _stream(cuda_stream),
             _enum(_f.Summation, summation),
         )

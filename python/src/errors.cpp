@@ -9,8 +9,10 @@
 //                                                  generated
 //   any other std::runtime_error (a CUDA failure, an unusable executor) arrives as Error itself.
 //
-// Arguments the bindings themselves refuse (an array of the wrong dtype, shape, layout or memory) raise
-// the built-in TypeError or ValueError (arrays.cpp): they are Python usage errors, not the library's.
+// Arguments the bindings themselves refuse (an array of the wrong dtype, shape, layout or memory, a
+// malformed array protocol, a path with a NUL) raise the built-in TypeError or ValueError (arrays.cpp,
+// arguments.cpp): they are Python usage errors, not the library's. An integer out of range is an
+// InvalidArgumentError, like the library's own range checks it stands in front of (arguments.hpp).
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/mesh/error.hpp>
 

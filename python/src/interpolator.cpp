@@ -9,16 +9,20 @@
 //   element vectors               (E, nodes_per_element, C)
 //
 // Memory: a cpu plan takes host arrays, a cuda plan arrays on its device (the current one when it is
-// built, or N for 'cuda:N'); the connectivity and coordinates of a cuda plan may also be host arrays,
-// copied to the device once, at construction, and owned by the plan.
+// built, or N for 'cuda:N'); the connectivity and coordinates of a cuda plan may also be host arrays.
+// Host connectivity, coordinates and tags are copied once, at construction, into memory the plan owns
+// (on the device for a cuda plan). An output that shares memory with an input is refused by name.
 // Outputs are written in place (`out` is the caller's array, never a copy); the pure-Python layer
 // (feinterp/_plan.py) allocates them when the caller gives none.
+#include <feinterp/core/limits.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <optional>
 
+#include <feinterp/python/src/arguments.hpp>
 #include <feinterp/python/src/arrays.hpp>
 #include <feinterp/python/src/bindings.hpp>
 #include <feinterp/python/src/stream_order.hpp>
@@ -36,17 +40,43 @@ Executor plan_executor(py::handle executor, std::intptr_t stream) {
   return Executor::cuda(resolved.device(), reinterpret_cast<void*>(stream));
 }
 
+/// cuda_stream: a cudaStream_t as an integer (0: the legacy default stream).
+std::intptr_t stream_argument(py::handle cuda_stream) {
+  return integer_argument<std::intptr_t>(cuda_stream, "cuda_stream", 0);
+}
+
+/// C of an array whose dimension `axis` holds the components: refused past an int, the library refuses
+/// past max_components with its own message.
+int components_of(const ArrayRef& a, std::size_t axis, const std::string& name) {
+  const std::int64_t C = a.shape.size() > axis ? a.shape[axis] : 1;
+  if (C > std::numeric_limits<int>::max())
+    throw py::value_error(name + ": " + std::to_string(C) + " components, expected 1 to " + std::to_string(max_components));
+  return int(C);
+}
+
+/// A component count argument, 1 to max_components.
+int components_argument(py::handle components) {
+  return integer_argument<int>(components, "components", 1, max_components);
+}
+
 template <class Real>
 class Plan {
  public:
-  Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates, offset_t node_count,
-       int space_dimension, py::handle element_tags, py::handle executor, int threads, std::intptr_t cuda_stream,
-       Summation summation)
-      : executor_(plan_executor(executor, cuda_stream)),
-        stream_(cuda_stream),
-        order_(cuda_stream, executor_.device()) {
+  // The plan owns every host array it keeps, copied here: nothing the caller does to its arrays later
+  // (writing, resizing, freeing them) can change what the plan reads. Device arrays are kept by
+  // reference, with their owner (keep_).
+  Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates,
+       py::handle node_count_argument, py::handle space_dimension_argument, py::handle element_tags,
+       py::handle executor, py::handle threads_argument, py::handle cuda_stream, Summation summation)
+      : executor_(plan_executor(executor, stream_argument(cuda_stream))),
+        stream_(stream_argument(cuda_stream)),
+        order_(stream_, executor_.device()) {
     const Memory here = memory();
     const int npe = nodes_per_element(type);
+    offset_t node_count =
+        node_count_argument.is_none() ? -1 : integer_argument<offset_t>(node_count_argument, "node_count", 0);
+    const int space_dimension = integer_argument<int>(space_dimension_argument, "space_dimension", 0, 3);
+    const int threads = integer_argument<int>(threads_argument, "threads", 0);
 
     ArrayRef c = read_array(connectivity, "connectivity", stream_);
     if (c.shape.size() != 2 || c.shape[1] != npe)
@@ -56,12 +86,13 @@ class Plan {
     expect(c, "connectivity", int32, {c.shape}, c.device ? here : Memory::host, false);
     const offset_t E = c.shape[0];
     const node_index* connectivity_data = static_cast<const node_index*>(c.data);
-    if (here == Memory::device && !c.device) {
+    if (!c.device) {
       owned_connectivity_.emplace(executor_, std::size_t(c.size()));
       owned_connectivity_->copy_from(connectivity_data, std::size_t(c.size()));
       connectivity_data = owned_connectivity_->data();
+    } else {
+      keep_.append(c.keep);
     }
-    keep_.append(c.keep);
 
     const Real* coordinates_data = nullptr;
     if (!coordinates.is_none()) {
@@ -70,12 +101,13 @@ class Plan {
       if (node_count < 0 && N >= 0) node_count = N;
       expect(x, "coordinates", dtype_of<Real>(), {{node_count, 3}}, x.device ? here : Memory::host, false);
       coordinates_data = static_cast<const Real*>(x.data);
-      if (here == Memory::device && !x.device) {
+      if (!x.device) {
         owned_coordinates_.emplace(executor_, std::size_t(x.size()));
         owned_coordinates_->copy_from(coordinates_data, std::size_t(x.size()));
         coordinates_data = owned_coordinates_->data();
+      } else {
+        keep_.append(x.keep);
       }
-      keep_.append(x.keep);
     } else if (node_count < 0) {
       throw py::value_error("node_count: required when no coordinates are given");
     }
@@ -84,8 +116,9 @@ class Plan {
     if (!element_tags.is_none()) {
       ArrayRef t = read_array(element_tags, "element_tags", stream_);
       expect(t, "element_tags", uint64, {{E}}, Memory::host, false);  // host memory: read by error messages
-      tags = static_cast<const std::size_t*>(t.data);
-      keep_.append(t.keep);
+      const auto* first = static_cast<const std::size_t*>(t.data);
+      owned_tags_.assign(first, first + t.size());
+      tags = owned_tags_.data();
     }
 
     const BlockView block{type, connectivity_data, E, space_dimension, tags};
@@ -108,7 +141,10 @@ class Plan {
       if (op != Operation::physical_gradients)
         throw py::value_error(std::string("detj: only physical_gradients computes det J, not ") + operation_name(op));
       da = output(detj, "detj", {{E(), Q()}});
+      expect_disjoint(*da, "detj", ua, "u");
+      expect_disjoint(*da, "detj", oa, "out");
     }
+    expect_disjoint(oa, "out", ua, "u");
     order_.plan_waits_for(streams({&ua, &oa, da ? &*da : nullptr}));
     {
       py::gil_scoped_release release;
@@ -123,9 +159,10 @@ class Plan {
     if (fa.shape.size() < 3)
       throw py::value_error("f: expected point data of shape " + shape_string(point_shape(forward, -1)) +
                             " (C: the field's components), got " + fa.shape_string());
-    const int C = int(fa.shape[2]);
+    const int C = components_of(fa, 2, "f");
     expect(fa, "f", dtype_of<Real>(), {point_shape(forward, C)}, memory(), false);
     const ArrayRef oa = output(out, "out", transpose_shapes(options.target, C));
+    expect_disjoint(oa, "out", fa, "f");
     order_.plan_waits_for(streams({&fa, &oa}));
     {
       py::gil_scoped_release release;
@@ -138,6 +175,7 @@ class Plan {
     const ArrayRef ua = nodal(u, "u");
     const int C = components(ua);
     const ArrayRef ra = output(r, "out", transpose_shapes(options.target, C));
+    expect_disjoint(ra, "out", ua, "u");
     order_.plan_waits_for(streams({&ua, &ra}));
     {
       py::gil_scoped_release release;
@@ -153,7 +191,8 @@ class Plan {
 
   /// The shape of op's output for C components: point data for a forward operation, the nodal vector
   /// or the element vectors for a transpose.
-  Shape_ output_shape(Operation op, int C, TransposeTarget target) const {
+  Shape_ output_shape(Operation op, py::handle components, TransposeTarget target) const {
+    const int C = components_argument(components);
     if (!is_transpose(op)) return point_shape(op, C);
     return transpose_shapes(target, C).front();
   }
@@ -188,7 +227,7 @@ class Plan {
     return {{N, C}};
   }
 
-  static int components(const ArrayRef& a) { return a.shape.size() == 1 ? 1 : int(a.shape[1]); }
+  static int components(const ArrayRef& a) { return components_of(a, 1, "u"); }
 
   ArrayRef nodal(py::handle object, const std::string& name) const {
     ArrayRef a = read_array(object, name, stream_);
@@ -222,7 +261,8 @@ class Plan {
   StreamOrder order_;
   std::optional<ExecutorArray<node_index>> owned_connectivity_;
   std::optional<ExecutorArray<Real>> owned_coordinates_;
-  py::list keep_;  // the caller's connectivity, coordinates and tags: the plan keeps their addresses
+  std::vector<std::size_t> owned_tags_;
+  py::list keep_;  // the caller's device connectivity and coordinates: the plan keeps their addresses
   std::optional<Interpolator<Real>> plan_;
 };
 
@@ -230,8 +270,8 @@ template <class Real>
 void bind_plan(py::module_& m, const char* name) {
   using P = Plan<Real>;
   py::class_<P>(m, name, "A plan over one block (feinterp.Interpolator wraps it; see its documentation).")
-      .def(py::init<ElementType, py::handle, const PointSet&, py::handle, offset_t, int, py::handle, py::handle, int,
-                    std::intptr_t, Summation>(),
+      .def(py::init<ElementType, py::handle, const PointSet&, py::handle, py::handle, py::handle, py::handle,
+                    py::handle, py::handle, py::handle, Summation>(),
            py::arg("type"), py::arg("connectivity"), py::arg("points"), py::arg("coordinates"), py::arg("node_count"),
            py::arg("space_dimension"), py::arg("element_tags"), py::arg("executor"), py::arg("threads"),
            py::arg("cuda_stream"), py::arg("summation"))
@@ -251,9 +291,11 @@ void bind_plan(py::module_& m, const char* name) {
       .def_property_readonly("nodes_per_element", [](const P& p) { return nodes_per_element(p.front_door().block().type); })
       .def_property_readonly("reference_dimension", &P::reference_dimension)
       .def_property_readonly("space_dimension", [](const P& p) { return p.front_door().space_dimension(); })
-      .def("input_size", [](const P& p, Operation op, int C) { return p.front_door().input_size(op, C); })
-      .def("output_size", [](const P& p, Operation op, int C, TransposeTarget target) {
-        return p.front_door().output_size(op, C, target);
+      .def("input_size", [](const P& p, Operation op, py::handle C) {
+        return p.front_door().input_size(op, components_argument(C));
+      }, py::arg("op"), py::arg("components"))
+      .def("output_size", [](const P& p, Operation op, py::handle C, TransposeTarget target) {
+        return p.front_door().output_size(op, components_argument(C), target);
       }, py::arg("op"), py::arg("components"), py::arg("target") = TransposeTarget::nodes)
       .def_property_readonly("detj_size", [](const P& p) { return p.front_door().detj_size(); });
 }

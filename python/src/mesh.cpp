@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Meshes (mesh/mesh.hpp): load_msh and generate_mesh return a Mesh whose arrays are NumPy views of the
 // C++ vectors, not copies: each view's base holds the mesh, so a block's connectivity outlives the Mesh
-// object that gave it. The views are read-only, since a plan built from them keeps their addresses and
-// the loader's checks (tags, finite coordinates) would no longer hold after a write.
+// object that gave it. The views are read-only: the loader's checks (tags, finite coordinates) would no
+// longer hold after a write. A plan built from them copies what it keeps, as it does any host array.
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/mesh.hpp>
 #include <feinterp/mesh/renumber.hpp>
@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include <feinterp/python/src/arguments.hpp>
 #include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
@@ -37,13 +38,13 @@ struct Block {
   const ElementBlock& block() const { return mesh->blocks[index]; }
 };
 
-MeshPtr generate(ElementType type, offset_t target_elements, unsigned seed, const std::string& domain, bool boundary,
-                 bool shuffle_nodes, const std::string& renumber_name) {
+MeshPtr generate(ElementType type, py::handle target_elements, py::handle seed, const std::string& domain,
+                 bool boundary, bool shuffle_nodes, const std::string& renumber_name) {
   const RenumberMethod method = parse_renumber_method(renumber_name);
   GenerateOptions options;
   options.type = type;
-  options.target_elements = target_elements;
-  options.seed = seed;
+  options.target_elements = integer_argument<offset_t>(target_elements, "target_elements", 1);
+  options.seed = integer_argument<unsigned>(seed, "seed");
   options.boundary = boundary;
   options.shuffle_nodes = shuffle_nodes;
   if (domain == "box") options.domain = Domain::box;
@@ -56,9 +57,10 @@ MeshPtr generate(ElementType type, offset_t target_elements, unsigned seed, cons
   return mesh;
 }
 
-MeshPtr load(const std::string& path, bool keep_lower_dimensional, bool skip_unsupported, bool read_fields,
+MeshPtr load(py::handle path_object, bool keep_lower_dimensional, bool skip_unsupported, bool read_fields,
              const std::string& renumber_name) {
   // Warnings are collected and raised as Python warnings after the load, with the GIL held again.
+  const std::string path = path_argument(path_object, "path");
   std::vector<std::string> warnings;
   LoadOptions options;
   options.keep_lower_dimensional = keep_lower_dimensional;
@@ -165,7 +167,8 @@ void bind_mesh(py::module_& m) {
 
   m.def("load_msh", &load, py::arg("path"), py::arg("keep_lower_dimensional") = false,
         py::arg("skip_unsupported") = false, py::arg("read_fields") = true, py::arg("renumber") = "none",
-        "Loads an MSH 2.2 or 4.1 file in a sandboxed child process (docs/design/SANDBOX.md); raises MeshError. "
+        "Loads an MSH 2.2 or 4.1 file (a str, bytes or os.PathLike path; ValueError for one with a NUL) in a "
+        "sandboxed child process (docs/design/SANDBOX.md); raises MeshError. "
         "renumber='rcm' or 'hilbert' renumbers nodes and elements for local gathers (Mesh.renumbering).");
   m.def("generate_mesh", &generate, py::arg("type"), py::arg("target_elements") = 1000, py::arg("seed") = 0u,
         py::arg("domain") = "box", py::arg("boundary") = false, py::arg("shuffle_nodes") = false,

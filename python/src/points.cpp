@@ -8,6 +8,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <feinterp/python/src/arguments.hpp>
 #include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
@@ -34,7 +35,9 @@ void bind_points(py::module_& m) {
       });
 
   m.def("element_nodes", &element_nodes, py::arg("type"), "The reference nodes of an element type, in Gmsh order.");
-  m.def("quadrature_rule", &quadrature_rule, py::arg("shape"), py::arg("degree"),
+  m.def("quadrature_rule", [](Shape shape, py::handle degree) {
+    return quadrature_rule(shape, integer_argument<int>(degree, "degree", 0, max_quadrature_degree(shape)));
+  }, py::arg("shape"), py::arg("degree"),
         "A quadrature rule exact to `degree` (fem/quadrature.hpp).");
   m.def("max_quadrature_degree", &max_quadrature_degree, py::arg("shape"));
   m.def("reference_points", [](Shape shape, const py::array_t<double, py::array::c_style | py::array::forcecast>& x) {

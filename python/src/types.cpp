@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 
+#include <feinterp/python/src/arguments.hpp>
 #include <feinterp/python/src/bindings.hpp>
 
 namespace feinterp::python {
@@ -31,6 +32,16 @@ Executor executor_from(py::handle executor) {
                        py::repr(executor).cast<std::string>());
 }
 
+namespace {
+
+ElementType element_type(Shape shape, py::handle order) {
+  const ElementType type{shape, integer_argument<int>(order, "order", min_order, max_order)};
+  check_order(type);
+  return type;
+}
+
+}  // namespace
+
 void bind_types(py::module_& m) {
   py::enum_<Shape>(m, "Shape", "The reference shapes (Gmsh's reference elements).")
       .value("line", Shape::line)
@@ -43,17 +54,9 @@ void bind_types(py::module_& m) {
         "'hexahedron' or 'hex'");
 
   py::class_<ElementType>(m, "ElementType", "A complete Lagrange element: a shape and an order 1, 2 or 3.")
-      .def(py::init([](Shape shape, int order) {
-             const ElementType type{shape, order};
-             check_order(type);
-             return type;
-           }),
-           py::arg("shape"), py::arg("order"))
-      .def(py::init([](const std::string& shape, int order) {
-             const ElementType type{parse_shape(shape), order};
-             check_order(type);
-             return type;
-           }),
+      .def(py::init([](Shape shape, py::handle order) { return element_type(shape, order); }), py::arg("shape"),
+           py::arg("order"))
+      .def(py::init([](const std::string& shape, py::handle order) { return element_type(parse_shape(shape), order); }),
            py::arg("shape"), py::arg("order"))
       .def_readonly("shape", &ElementType::shape)
       .def_readonly("order", &ElementType::order)
@@ -112,6 +115,11 @@ void bind_types(py::module_& m) {
         "The executor's GPU (its name and compute capability) or 'CPU, N threads'; a feinterp.Executor or a name.");
 
   m.attr("max_components") = max_components;
+  m.def("integer_argument", [](py::handle value, const std::string& name, std::int64_t lo, std::int64_t hi) {
+    return integer_argument(value, name, lo, hi);
+  }, py::arg("value"), py::arg("name"), py::arg("lo"), py::arg("hi"),
+        "value as an int in [lo, hi]: TypeError for a non-integer (bool included), InvalidArgumentError naming "
+        "`name` and the range outside it. For the package's Python layer.");
 }
 
 }  // namespace feinterp::python

@@ -2,7 +2,12 @@
 # Shared fixtures of the Python package's tests. Random inputs are fresh on every run (so the tests can
 # fail on an input nobody chose); the seed is printed, and FEINTERP_TEST_SEED=... replays a failure.
 import functools
+import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
 
 import numpy
 import pytest
@@ -38,3 +43,19 @@ def type_id(element_type):
 def data_file(name):
     return os.path.join(os.environ.get("FEINTERP_TEST_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "data")),
                         name)
+
+
+def isolated(code):
+    """Runs `code` in a fresh interpreter (feinterp and numpy imported): a crash there is this test's
+    failure, with the signal named, not the end of the pytest process. The snippet reports by assigning
+    `result`; it comes back through JSON. An exception raised by the snippet comes back as
+    {"error": class name, "message": str(e)}."""
+    program = ("import json, numpy, feinterp\nresult = None\ntry:\n" + textwrap.indent(textwrap.dedent(code), "    ") +
+               "\nexcept Exception as e:\n    result = {'error': type(e).__name__, 'message': str(e)}\n"
+               "print('RESULT ' + json.dumps(result))\n")
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    if run.returncode < 0:
+        raise AssertionError(f"the snippet died of {signal.Signals(-run.returncode).name}:\n{code}\n{run.stderr[-2000:]}")
+    assert run.returncode == 0, f"exit {run.returncode}:\n{code}\n{run.stderr[-2000:]}"
+    line = [l for l in run.stdout.splitlines() if l.startswith("RESULT ")][-1]
+    return json.loads(line[len("RESULT "):])

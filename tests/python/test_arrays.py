@@ -113,3 +113,39 @@ def test_other_objects_are_a_type_error(plan):
 def test_detj_only_for_physical_gradients(plan):
     with pytest.raises(ValueError, match="^detj: only physical_gradients"):
         plan.apply("values", numpy.zeros(plan.node_count), None, numpy.zeros(plan.detj_shape))
+
+
+def overlapping(rng, first_shape, second_shape):
+    """Two C-contiguous float64 arrays of the given shapes cut from one buffer at random offsets: they
+    overlap or not as chance has it (numpy.shares_memory says which)."""
+    a, b = int(numpy.prod(first_shape)), int(numpy.prod(second_shape))
+    buffer = numpy.zeros(a + b + 8)
+    i, j = int(rng.integers(0, b + 9)), int(rng.integers(0, a + 9))
+    return buffer[i : i + a].reshape(first_shape), buffer[j : j + b].reshape(second_shape)
+
+
+def test_outputs_sharing_memory_with_an_input_are_refused_by_name(plan, rng):
+    n = plan.node_count
+    E, Q = plan.detj_shape
+    for _ in range(20):
+        u, out = overlapping(rng, (n,), plan.output_shape("values"))
+        u[:] = rng.standard_normal(n)
+        if numpy.shares_memory(u, out):
+            with pytest.raises(ValueError, match=r"^out: shares memory with u"):
+                plan.apply("values", u, out)
+        else:
+            expected = plan.apply("values", u.copy())
+            assert numpy.array_equal(plan.apply("values", u, out), expected)
+    for _ in range(20):
+        grad, detj = overlapping(rng, plan.output_shape("physical_gradients"), (E, Q))
+        if numpy.shares_memory(grad, detj):
+            with pytest.raises(ValueError, match=r"^detj: shares memory with out"):
+                plan.apply("physical_gradients", numpy.zeros(n), grad, detj)
+    u = rng.standard_normal(n)
+    with pytest.raises(ValueError, match=r"^out: shares memory with u"):
+        plan.apply_laplacian(u, out=u)
+    buffer = rng.standard_normal(max(n, E * Q))
+    with pytest.raises(ValueError, match=r"^detj: shares memory with u"):
+        plan.apply("physical_gradients", buffer[:n], detj=buffer[: E * Q].reshape(E, Q))
+    with pytest.raises(ValueError, match=r"^out: shares memory with f"):
+        plan.apply_transpose("values", buffer[: E * Q].reshape(E, Q, 1), out=buffer[:n])

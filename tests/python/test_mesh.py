@@ -3,6 +3,8 @@
 # the C++ mesh (no copy: they keep the mesh alive after the Mesh object is gone), node tags and physical
 # groups as the file has them.
 import gc
+import os
+import pathlib
 
 import numpy
 import pytest
@@ -90,3 +92,30 @@ def test_load_msh_renumber_and_bad_methods():
         feinterp.load_msh(path, renumber="morton")
     with pytest.raises(feinterp.InvalidArgumentError):
         feinterp.generate_mesh(feinterp.ElementType("tri", 1), 50, renumber="random")
+
+
+class PathLike:
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return self.path
+
+
+def test_load_msh_takes_str_bytes_and_path_like():
+    path = data_file("msh-corpus/tri1_named_v41a.msh")
+    expected = feinterp.load_msh(path).node_count
+    for spelling in (os.fsencode(path), pathlib.Path(path), PathLike(path), PathLike(os.fsencode(path))):
+        assert feinterp.load_msh(spelling).node_count == expected
+    with pytest.raises(TypeError, match="^path: expected a path"):
+        feinterp.load_msh(3)
+
+
+def test_paths_with_a_nul_are_refused(rng):
+    # The OS reads a path up to its first NUL: "mesh.msh\0.txt" would open mesh.msh, "/etc/passwd\0.msh" /etc/passwd.
+    path = data_file("msh-corpus/tri1_named_v41a.msh")
+    cut = int(rng.integers(1, len(path) + 1))
+    for name in (path + "\0.msh", path[:cut] + "\0" + path[cut:], "/etc/passwd\0.msh"):
+        for spelling in (name, os.fsencode(name), PathLike(name), pathlib.PurePosixPath(name)):
+            with pytest.raises(ValueError, match=r"^path: the path has a NUL character at byte \d+"):
+                feinterp.load_msh(spelling)
