@@ -24,6 +24,7 @@
 //                                        (launch/tensor_bank_conflicts.hpp), against the default run
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -146,6 +147,16 @@ int main(int argc, char** argv) {
                                         selection.seed);
             const tuning::CaseLaunch baseline{cuda::Kernel::baseline, 0};
             const std::vector<double> reference = bench.result(baseline);
+            // In FP32 the packed and baseline kernels may differ by their roundings, which physical gradients
+            // carry through K = J^-T (cond(J) times larger): bounded by four times the baseline's own FP32
+            // error against the FP64 baseline on the same inputs (2.7e-4 for p = 3 quadrilaterals' physical
+            // gradients at C = 6, sum-factorised, where a fixed 1e-5 failed), and never below 1e-5.
+            double fp32_tolerance = 0;
+            if (precision == Precision::fp32) {
+              tuning::BenchmarkCase fp64({mesh.block(), &mesh.coordinates(), mesh.node_count(), points, C, op, Precision::fp64},
+                                         selection.seed);
+              fp32_tolerance = std::max(1e-5, 4 * max_relative_difference(reference, fp64.result(baseline)));
+            }
             double baseline_ms = 0;
             for (const std::string& name : variant_names)
             for (bool run_time : run_time_kernels) {
@@ -166,7 +177,7 @@ int main(int argc, char** argv) {
               // Physical gradients pass through K = J^-T, which multiplies those roundings by cond(J): the
               // sum-factorised and baseline kernels differ by 1.7e-12 on the ~1M-element quad p3 Gmsh
               // mesh (H100), so they get 1e-11.
-              const double tolerance = precision == Precision::fp32                  ? 1e-5
+              const double tolerance = precision == Precision::fp32                  ? fp32_tolerance
                                        : op == Operation::physical_gradients ? 1e-11
                                                                              : 1e-12;
               const double difference = max_relative_difference(bench.result(packed), reference);
