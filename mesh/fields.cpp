@@ -2,7 +2,7 @@
 #include <feinterp/mesh/fields.hpp>
 
 #include <feinterp/mesh/error.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp {
 

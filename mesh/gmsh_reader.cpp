@@ -13,7 +13,7 @@
 #include <feinterp/mesh/detail/scratch_link.hpp>
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/gmsh_session.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::detail {
 

@@ -28,7 +28,7 @@
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/load_limits.hpp>
 #include <feinterp/mesh/mesh.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 #include <feinterp/mesh/renumber.hpp>
 
 namespace feinterp {

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include <feinterp/mesh/error.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::detail {
 

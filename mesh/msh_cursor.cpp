@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include <feinterp/mesh/error.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -16,7 +16,7 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
-// A token quoted for a message: at most 40 bytes of it, escaped (mesh/printable_text.hpp).
+// A token quoted for a message: at most 40 bytes of it, escaped (core/printable_text.hpp).
 std::string quote(std::string_view token) { return "'" + printable_text(token, 40) + "'"; }
 
 std::string number_text(double x) {

@@ -12,7 +12,7 @@
 #include <feinterp/mesh/detail/tag_set.hpp>
 #include <feinterp/mesh/error.hpp>
 #include <feinterp/mesh/load_limits.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::detail {
 
@@ -69,7 +69,7 @@ std::string_view trim_right(std::string_view s) {
   return s;
 }
 
-// A line or name quoted for a message: at most 60 bytes of it, escaped (mesh/printable_text.hpp).
+// A line or name quoted for a message: at most 60 bytes of it, escaped (core/printable_text.hpp).
 std::string printable(std::string_view s) { return printable_text(s, 60); }
 
 class Scanner {

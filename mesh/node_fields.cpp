@@ -6,7 +6,7 @@
 
 #include <feinterp/mesh/detail/extract.hpp>
 #include <feinterp/mesh/error.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::detail {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp {
 

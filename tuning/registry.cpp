@@ -10,6 +10,7 @@
 #include <string_view>
 #include <tuple>
 
+#include <feinterp/core/printable_text.hpp>
 #include <feinterp/tuning/embedded_tables.hpp>
 
 namespace feinterp::tuning {
@@ -107,7 +108,8 @@ void warn_once(const std::string& key, const std::string& message) {
     if (!w.given.insert(key).second) return;
     handler = w.handler;
   }
-  if (handler) handler(message);  // outside the lock: a handler may log, or call back into this library
+  // Escaped: a message may quote a table's path and its 'device:' header, bytes of a file the user named.
+  if (handler) handler(printable_text(message));  // outside the lock: a handler may log, or call back into this library
 }
 
 std::string describe(const DeviceIdentity& device) {

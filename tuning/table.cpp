@@ -13,12 +13,13 @@
 #include <tuple>
 
 #include <feinterp/core/limits.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::tuning {
 
 TuningTableError::TuningTableError(const std::string& source, int line, const std::string& message)
-    : std::invalid_argument("tuning table " + source + (line > 0 ? ":" + std::to_string(line) : std::string()) +
-                            ": " + message),
+    : std::invalid_argument("tuning table " + printable_text(source) +
+                            (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + printable_text(message)),
       source_(source),
       line_(line) {}
 

@@ -13,7 +13,7 @@
 #include <limits>
 
 #include <feinterp/mesh/mesh.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 #include <feinterp/apps/cli/column_range.hpp>
 #include <feinterp/apps/cli/commands.hpp>
@@ -80,7 +80,7 @@ int run_info(const InfoOptions& o) {
     return 0;
   }
 
-  // Names and paths are the file's (or the file system's) bytes: printed escaped (mesh/printable_text.hpp).
+  // Names and paths are the file's (or the file system's) bytes: printed escaped (core/printable_text.hpp).
   std::printf("%s: %dD elements in %dD space, %lld nodes, %lld elements (loaded in %.3f s)\n", printable_text(o.mesh).c_str(),
               mesh.dimension, mesh.space_dimension, (long long)mesh.node_count(), (long long)mesh.element_count(),
               load_s);

@@ -21,7 +21,7 @@
 #include <feinterp/mesh/atomic_file.hpp>
 #include <feinterp/mesh/fields.hpp>
 #include <feinterp/mesh/mesh.hpp>
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 #include <feinterp/apps/cli/column_range.hpp>
 #include <feinterp/apps/cli/commands.hpp>
@@ -127,7 +127,7 @@ double block_measure(const BlockResults& r) {
 void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
                  const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                  const std::vector<std::string>& files, long long skipped) {
-  // Names and paths are the file's (or the file system's) bytes: printed escaped (mesh/printable_text.hpp).
+  // Names and paths are the file's (or the file system's) bytes: printed escaped (core/printable_text.hpp).
   std::printf("%s: %s, %s, %s in %s\n", printable_text(o.mesh).c_str(), describe_dimensions(mesh).c_str(),
               plural(mesh.node_count(), "node").c_str(), plural(mesh.element_count(), "element").c_str(),
               plural((long long)mesh.blocks.size(), "block").c_str());

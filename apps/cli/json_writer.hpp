@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // JsonWriter: the --json output of every command, written by hand (one object on stdout, no Debian
 // JSON library needed for ~10 kinds of value). Every string (a key or a value) is made printable
-// first, once, here (mesh/printable_text.hpp: control characters and bytes of invalid UTF-8 as the
+// first, once, here (core/printable_text.hpp: control characters and bytes of invalid UTF-8 as the
 // four characters \xHH), since names and paths from a mesh file may hold any byte and a JSON string
 // can hold only valid UTF-8; what is left needs RFC 8259's escapes for the quote and the backslash
 // only, so a file's ESC reads \x1b once the document is parsed, as in the table and in messages.
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 namespace feinterp::app {
 

@@ -13,7 +13,7 @@
 #include <exception>
 #include <string>
 
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 #include <feinterp/apps/common/build_info.hpp>
 #include <feinterp/apps/cli/commands.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Bytes from a mesh file never reach the terminal raw (mesh/printable_text.hpp): the physical names,
+// Bytes from a mesh file never reach the terminal raw (core/printable_text.hpp): the physical names,
 // view names and section names of tests/data/msh-corpus/hostile_names_*.msh hold ESC sequences that
 // clear the screen and set the window title, a NUL, and bytes of invalid UTF-8 beside valid UTF-8.
 // Whatever feinterp prints of them (info's table, --json, interpolate's errors, the file's path) is

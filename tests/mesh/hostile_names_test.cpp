@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The loader's messages quote what a file holds escaped (mesh/printable_text.hpp), while the Mesh keeps
+// The loader's messages quote what a file holds escaped (core/printable_text.hpp), while the Mesh keeps
 // the file's bytes: section names, physical names and view names of tests/data/msh-corpus/hostile_names_*
 // and of crafted files, holding ESC sequences, a NUL and bytes of invalid UTF-8; the path of the file;
 // and the reader child's own messages, as untrusted as the file.

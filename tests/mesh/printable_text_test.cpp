@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// printable_text (mesh/printable_text.hpp): what a message may quote of a file's bytes. Valid UTF-8
+// printable_text (core/printable_text.hpp): what a message may quote of a file's bytes. Valid UTF-8
 // passes unchanged; control characters (C0, DEL, C1), NULs inside the string and every byte of invalid
 // UTF-8 become \xHH; the result is valid UTF-8 with no control byte, and escaping it again changes nothing.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include <feinterp/mesh/printable_text.hpp>
+#include <feinterp/core/printable_text.hpp>
 
 using namespace feinterp;
 using namespace std::string_literals;

@@ -218,6 +218,20 @@ TEST(TuningTable, LoadNamesTheFile) {
   }
 }
 
+// A table is a file the user names: what its errors quote of it (a field, the device header, the path) is
+// escaped (core/printable_text.hpp), so that a crafted table cannot drive the terminal that prints them.
+TEST(TuningTable, ErrorsQuoteTheFileEscaped) {
+  const std::string variant = "dense\x1b]0;owned\x07\xff";
+  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
+  const TuningTableError e = error_of(v3_header + "triangle 1 1 values fp64 " + variant + " 3 32 43.9\n");
+  const std::string what = e.what();
+  EXPECT_NE(what.find("variant 'dense\\x1b]0;owned\\x07\\xff'"), std::string::npos) << what;
+  for (const char c : what) EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) << what;
+  const std::string path = "/tmp/evil\x1b[2J.txt";
+  const std::string message = TuningTableError(path, 3, "bad").what();
+  EXPECT_EQ(message, "tuning table /tmp/evil\\x1b[2J.txt:3: bad");
+}
+
 // FEINTERP_TUNING_TABLE naming a FIFO, a directory or a huge file is refused at once, naming it: before,
 // the FIFO's open waited for a writer forever and any size was read whole.
 TEST(TuningTable, LoadRefusesWhatIsNotATableFile) {
