@@ -87,6 +87,21 @@ void ExecutorArray<T>::copy_from(const T* host, std::size_t count) {
 }
 
 template <class T>
+void ExecutorArray<T>::copy_from_device(const T* device_source, std::size_t count) {
+  if (count > size_)
+    throw std::invalid_argument("ExecutorArray: copying " + std::to_string(count) + " values into " +
+                                std::to_string(size_));
+#if FEINTERP_HAS_CUDA
+  if (on_device(executor_))
+    return backends::cuda::copy_on_device(data_, device_source, count * sizeof(T), executor_.device(),
+                                          executor_.stream());
+#endif
+  (void)device_source;
+  throw std::invalid_argument("ExecutorArray: a copy from device memory into an array of the " + to_string(executor_) +
+                              " executor (expected a cuda array)");
+}
+
+template <class T>
 void ExecutorArray<T>::copy_to(T* host, std::size_t count) const {
   if (count > size_)
     throw std::invalid_argument("ExecutorArray: copying " + std::to_string(count) + " values out of " +

@@ -35,6 +35,9 @@ class ExecutorArray {
   /// Resolved: cpu, or cuda with its device.
   const Executor& executor() const { return executor_; }
   void copy_from(const T* host, std::size_t count);
+  /// A copy of `count` values of memory on this array's device (a cuda array only), done when this
+  /// returns: the source may then change or be freed. Throws std::invalid_argument for a cpu array.
+  void copy_from_device(const T* device_source, std::size_t count);
   void copy_to(T* host, std::size_t count) const;
   std::vector<T> to_vector() const;
 

@@ -46,4 +46,12 @@ void copy_to_host(void* host, const void* device_data, std::size_t bytes, int de
   check(cudaStreamSynchronize(stream), "copying from the device");
 }
 
+void copy_on_device(void* destination, const void* source, std::size_t bytes, int device, void* stream_handle) {
+  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+  const ScopedDevice on_device(device);
+  if (bytes)
+    check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream), "copying on the device");
+  check(cudaStreamSynchronize(stream), "copying on the device");
+}
+
 }  // namespace feinterp::backends::cuda

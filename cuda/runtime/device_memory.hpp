@@ -27,4 +27,9 @@ void copy_to_device(void* device_data, const void* host, std::size_t bytes, int 
 /// copy too: it waits for that work). Throws CudaError.
 void copy_to_host(void* host, const void* device_data, std::size_t bytes, int device, void* stream);
 
+/// Copies `bytes` from `source` to `destination`, both memory of `device`, ordered on `stream` (a
+/// cudaStream_t of that device; null: its default stream) after the work queued there, and returns when
+/// it is done: the source may then change or be freed. Throws CudaError.
+void copy_on_device(void* destination, const void* source, std::size_t bytes, int device, void* stream);
+
 }  // namespace feinterp::backends::cuda

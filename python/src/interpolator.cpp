@@ -62,9 +62,9 @@ int components_argument(py::handle components) {
 template <class Real>
 class Plan {
  public:
-  // The plan owns every host array it keeps, copied here: nothing the caller does to its arrays later
-  // (writing, resizing, freeing them) can change what the plan reads. Device arrays are kept by
-  // reference, with their owner (keep_).
+  // The plan owns every array it keeps, copied here (host arrays to its device, device arrays on it):
+  // nothing the caller does to its arrays later (writing, resizing, freeing them) can change what the
+  // plan reads.
   Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates,
        py::handle node_count_argument, py::handle space_dimension_argument, py::handle element_tags,
        py::handle executor, py::handle threads_argument, py::handle cuda_stream, Summation summation)
@@ -86,13 +86,12 @@ class Plan {
     expect(c, "connectivity", int32, {c.shape}, c.device ? here : Memory::host, false);
     const offset_t E = c.shape[0];
     const node_index* connectivity_data = static_cast<const node_index*>(c.data);
-    if (!c.device) {
-      owned_connectivity_.emplace(executor_, std::size_t(c.size()));
+    owned_connectivity_.emplace(executor_, std::size_t(c.size()));
+    if (c.device)
+      owned_connectivity_->copy_from_device(connectivity_data, std::size_t(c.size()));
+    else
       owned_connectivity_->copy_from(connectivity_data, std::size_t(c.size()));
-      connectivity_data = owned_connectivity_->data();
-    } else {
-      keep_.append(c.keep);
-    }
+    connectivity_data = owned_connectivity_->data();
 
     const Real* coordinates_data = nullptr;
     if (!coordinates.is_none()) {
@@ -101,13 +100,12 @@ class Plan {
       if (node_count < 0 && N >= 0) node_count = N;
       expect(x, "coordinates", dtype_of<Real>(), {{node_count, 3}}, x.device ? here : Memory::host, false);
       coordinates_data = static_cast<const Real*>(x.data);
-      if (!x.device) {
-        owned_coordinates_.emplace(executor_, std::size_t(x.size()));
+      owned_coordinates_.emplace(executor_, std::size_t(x.size()));
+      if (x.device)
+        owned_coordinates_->copy_from_device(coordinates_data, std::size_t(x.size()));
+      else
         owned_coordinates_->copy_from(coordinates_data, std::size_t(x.size()));
-        coordinates_data = owned_coordinates_->data();
-      } else {
-        keep_.append(x.keep);
-      }
+      coordinates_data = owned_coordinates_->data();
     } else if (node_count < 0) {
       throw py::value_error("node_count: required when no coordinates are given");
     }
@@ -262,7 +260,6 @@ class Plan {
   std::optional<ExecutorArray<node_index>> owned_connectivity_;
   std::optional<ExecutorArray<Real>> owned_coordinates_;
   std::vector<std::size_t> owned_tags_;
-  py::list keep_;  // the caller's device connectivity and coordinates: the plan keeps their addresses
   std::optional<Interpolator<Real>> plan_;
 };
 

@@ -186,6 +186,24 @@ TEST(PlanDevice, BackendPlanComputesOnItsBlocksDevice) {
 
 // On any machine with a GPU: a plan made for the current device records it, and a device the machine
 // does not have is refused by the front door's arrays and plans, naming it and the device count.
+/// ExecutorArray::copy_from_device: the copy is the array's own, done when the call returns (what the Python
+/// plan relies on to own device connectivity and coordinates), and bounded by the array's size.
+TEST(PlanDevice, ArraysCopyDeviceMemoryIntoTheirOwn) {
+  FEINTERP_REQUIRE_GPU();
+  std::mt19937_64 rng(test::test_seed());
+  std::vector<double> values(1000), other(1000);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (double& v : values) v = unit(rng);
+  for (double& v : other) v = unit(rng);
+  ExecutorArray<double> source(Executor::cuda(), values);
+  ExecutorArray<double> copy(Executor::cuda(), values.size());
+  copy.copy_from(other.data(), other.size());  // known contents, overwritten below
+  copy.copy_from_device(source.data(), values.size());
+  source.copy_from(other.data(), other.size());  // the source changes afterwards
+  EXPECT_EQ(copy.to_vector(), values);
+  expect_invalid([&] { copy.copy_from_device(source.data(), values.size() + 1); }, "copying 1001 values into 1000");
+}
+
 TEST(PlanDevice, ExecutorsNameADeviceOfThisMachine) {
   FEINTERP_REQUIRE_GPU();
   const int count = cuda::device_count();

@@ -98,6 +98,12 @@ TEST(Executor, ResolvesToWhereAPlanComputes) {
   }
 }
 
+TEST(Executor, ACpuArrayRefusesACopyFromDeviceMemory) {
+  ExecutorArray<double> on_cpu(Executor::cpu(), 3);
+  const std::vector<double> values{1.0, 2.0, 3.0};
+  expect_invalid([&] { on_cpu.copy_from_device(values.data(), 3); }, "a copy from device memory into an array of the cpu executor");
+}
+
 TEST(Executor, ArraysKeepTheirResolvedExecutor) {
   const std::vector<double> values{1.0, 2.0, 3.0};
   const ExecutorArray<double> on_cpu(Executor::cpu(), values);

@@ -58,6 +58,22 @@ def test_cupy_round_trip_matches_the_cpu(cp, rng):
         assert numpy.abs(computed.get() - expected).max() <= 1e-12 * numpy.abs(expected).max()
 
 
+def test_device_connectivity_and_coordinates_are_copied(cp, rng):
+    """A plan built from device arrays owns copies: the caller changing or freeing them changes nothing."""
+    mesh, block = mesh_block()
+    connectivity = cp.asarray(block.connectivity)
+    coordinates = cp.asarray(mesh.coordinates)
+    gpu = feinterp.Interpolator(feinterp.BlockArrays(TYPE, connectivity), 4, coordinates, executor="cuda")
+    u = rng.standard_normal((mesh.node_count, 3))
+    expected = gpu.apply("physical_gradients", cp.asarray(u))[0].get()
+    connectivity[...] = 0
+    coordinates[...] = 0.0
+    del connectivity, coordinates
+    cp.get_default_memory_pool().free_all_blocks()
+    again = gpu.apply("physical_gradients", cp.asarray(u))[0].get()
+    assert numpy.array_equal(again, expected)
+
+
 def test_results_are_written_into_the_callers_device_arrays(cp, torch, rng):
     mesh, block = mesh_block()
     coordinates = cp.asarray(mesh.coordinates)
