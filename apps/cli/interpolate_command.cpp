@@ -69,7 +69,8 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
                      "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as float64), .csv (as --csv)");
-  command.add_option("--csv", o.csv, "write one row per element and point: coordinates and results");
+  command.add_option("--csv", o.csv,
+                     "write one row per element and point: coordinates and results (a file, or - for standard output)");
   command.add_flag("--all-dimensions", o.all_dimensions,
                    "also interpolate on the lower-dimensional blocks (the boundary faces of a 3D mesh, the curves of "
                    "a 2D or 3D mesh); default: the blocks of the top dimension only");
@@ -127,35 +128,37 @@ double block_measure(const BlockResults& r) {
 void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
                  const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
                  const std::vector<std::string>& files, long long skipped) {
+  // With --csv - the rows are standard output: the summary goes to standard error.
+  std::FILE* const out = o.csv == standard_output ? stderr : stdout;
   // Names and paths are the file's (or the file system's) bytes: printed escaped (core/printable_text.hpp).
-  std::printf("%s: %s, %s, %s in %s\n", printable_text(o.mesh).c_str(), describe_dimensions(mesh).c_str(),
+  std::fprintf(out, "%s: %s, %s, %s in %s\n", printable_text(o.mesh).c_str(), describe_dimensions(mesh).c_str(),
               plural(mesh.node_count(), "node").c_str(), plural(mesh.element_count(), "element").c_str(),
               plural((long long)mesh.blocks.size(), "block").c_str());
-  if (skipped) std::printf("skipped %s of unsupported types\n", plural(skipped, "element").c_str());
+  if (skipped) std::fprintf(out, "skipped %s of unsupported types\n", plural(skipped, "element").c_str());
   if (o.renumber != "none")
-    std::printf("computed with the nodes and elements renumbered (%s); reported in the file's order\n", o.renumber.c_str());
-  std::printf("field '%s' (%s), on %s\n\n", printable_text(field.name).c_str(), plural(field.components, "component").c_str(),
+    std::fprintf(out, "computed with the nodes and elements renumbered (%s); reported in the file's order\n", o.renumber.c_str());
+  std::fprintf(out, "field '%s' (%s), on %s\n\n", printable_text(field.name).c_str(), plural(field.components, "component").c_str(),
               describe(device, o.threads).c_str());
   const bool physical = !results.empty() && !results[0].detj.empty();
-  std::printf("%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
+  std::fprintf(out, "%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
               physical ? "mirrored" : "", physical ? "measure" : "", "point set");
   for (const BlockResults& r : results) {
     const ElementBlock& b = mesh.blocks[r.block];
     const std::string mirrored = physical ? std::to_string(mirrored_elements(mesh, r)) : "";
     char measure[32] = "";
     if (physical) std::snprintf(measure, sizeof measure, "%.17g", block_measure(r));
-    std::printf("%-5zu %-15s %3d %10lld %6d %10s %22s  %s\n", r.block, to_string(b.type).c_str(),
+    std::fprintf(out, "%-5zu %-15s %3d %10lld %6d %10s %22s  %s\n", r.block, to_string(b.type).c_str(),
                 dimension(b.type.shape), (long long)b.element_count(), r.points.size(), mirrored.c_str(), measure,
                 r.points.name.c_str());
   }
-  std::printf("\n%-20s %-12s %24s %24s\n", "output", "column", "min", "max");
+  std::fprintf(out, "\n%-20s %-12s %24s %24s\n", "output", "column", "min", "max");
   for (const Summary& s : summaries)
     for (std::size_t i = 0; i < s.columns.size(); ++i)
-      std::printf("%-20s %-12s %24.17g %24.17g\n", i == 0 ? s.name.c_str() : "", s.columns[i].c_str(), s.range.min[i],
+      std::fprintf(out, "%-20s %-12s %24.17g %24.17g\n", i == 0 ? s.name.c_str() : "", s.columns[i].c_str(), s.range.min[i],
                   s.range.max[i]);
-  std::printf("\ntimes: load %.3f s, field %.3f s, transfer %.3f s, kernel %.6f s, write %.3f s\n", t.load, t.field,
+  std::fprintf(out, "\ntimes: load %.3f s, field %.3f s, transfer %.3f s, kernel %.6f s, write %.3f s\n", t.load, t.field,
               t.transfer, t.kernel, t.write);
-  for (const std::string& f : files) std::printf("wrote %s\n", printable_text(f).c_str());
+  for (const std::string& f : files) std::fprintf(out, "wrote %s\n", printable_text(f).c_str());
 }
 
 void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
@@ -203,12 +206,15 @@ int run_interpolate(const InterpolateOptions& o) {
     throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
   std::vector<std::string> output_files;  // every file --output writes
   if (!o.output.empty()) {
-    const OutputFormat format = output_format(o.output);
     check_output_path(o.output, "--output");
+    const OutputFormat format = output_format(o.output);
     output_files.push_back(o.output);
     if (format == OutputFormat::vtu) output_files.push_back(vtu_points_path(o.output));
   }
-  if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  if (!o.csv.empty()) check_output_path(o.csv, "--csv", /*stream_allowed=*/true);
+  if (o.csv == standard_output && o.json)
+    throw std::invalid_argument("--csv - and --json both write to standard output: expected one of them there "
+                                "(nothing was written)");
   for (const std::string& file : output_files)
     if (!o.csv.empty()) check_distinct_outputs(file, "--output", o.csv, "--csv");
   for (const std::string& file : output_files) check_output_target(file, "--output");
@@ -331,7 +337,7 @@ int run_interpolate(const InterpolateOptions& o) {
     const ResultsTable table(mesh, results, C);
     Progress writing("feinterp", "writing " + o.csv, double(table.rows()));
     write_results_csv(o.csv, table, &writing);
-    files.push_back(o.csv);
+    files.push_back(o.csv == standard_output ? std::string("standard output (--csv -)") : o.csv);
     times.write += writing.finish();
   }
 

@@ -12,10 +12,19 @@
 
 namespace feinterp::app {
 
-/// Throws std::invalid_argument unless `path` names a file in an existing directory.
-inline void check_output_path(const std::string& path, const std::string& option) {
+/// The path that asks for standard output (`--csv -`): explicit, since a path like /dev/stdout is a
+/// device that AtomicFile refuses to replace.
+inline constexpr const char* standard_output = "-";
+
+/// Throws std::invalid_argument unless `path` names a file in an existing directory, or is
+/// standard_output where `stream_allowed`.
+inline void check_output_path(const std::string& path, const std::string& option, bool stream_allowed = false) {
   namespace fs = std::filesystem;
   if (path.empty()) throw std::invalid_argument(option + ": empty path");
+  if (path == standard_output) {
+    if (stream_allowed) return;
+    throw std::invalid_argument(option + " '-': standard output takes CSV only; expected --csv - (nothing was written)");
+  }
   const fs::path p(path);
   const fs::path directory = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code error;
@@ -29,6 +38,7 @@ inline void check_output_path(const std::string& path, const std::string& option
 /// Throws std::invalid_argument unless `path` is a new name or a regular file with one link (AtomicFile's
 /// rule: no device, FIFO, socket, symbolic link or hard-linked file), before any work is done.
 inline void check_output_target(const std::string& path, const std::string& option) {
+  if (path == standard_output) return;
   try {
     AtomicFile::check_destination(path);
   } catch (const OutputError& e) {
@@ -56,6 +66,7 @@ inline std::filesystem::path resolved_path(const std::string& path) {
 inline void check_distinct_outputs(const std::string& a, const std::string& option_a, const std::string& b,
                                    const std::string& option_b) {
   namespace fs = std::filesystem;
+  if (a == standard_output || b == standard_output) return;  // a file and the stream
   const fs::path resolved_a = resolved_path(a), resolved_b = resolved_path(b);
   const bool same_path = resolved_a == resolved_b;
   std::error_code ignored;

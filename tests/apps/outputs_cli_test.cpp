@@ -185,6 +185,33 @@ TEST(Outputs, NpyReadBackByNumpy) {
   ASSERT_EQ(status, 0);
 }
 
+// Standard output is an explicit '-' (--csv -): the same bytes as the file, the summary on stderr instead;
+// --output - (whose format is its extension) and --json beside it (also on stdout) are refused.
+TEST(Outputs, CsvToStandardOutputIsAnExplicitDash) {
+  TempDir dir;
+  box_mesh(dir / "mesh.msh", {Shape::triangle, 2}, 200);
+  const Result to_file = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--csv", dir / "out.csv"});
+  ASSERT_EQ(to_file.status, 0) << to_file.err;
+  const Result streamed = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--csv", "-"});
+  ASSERT_EQ(streamed.status, 0) << streamed.err;
+  EXPECT_EQ(streamed.out, read_text(dir / "out.csv"));
+  EXPECT_GT(std::count(streamed.out.begin(), streamed.out.end(), '\n'), 200);
+  EXPECT_NE(streamed.err.find("wrote standard output (--csv -)"), std::string::npos) << streamed.err;
+  EXPECT_NE(streamed.err.find("min"), std::string::npos) << streamed.err;  // the summary's table
+  EXPECT_EQ(dir.files(), (std::vector<std::string>{"mesh.msh", "out.csv"}));
+
+  const Result output = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--output", "-"});
+  EXPECT_NE(output.status, 0);
+  EXPECT_EQ(output.error_lines().size(), 1u) << output.err;
+  EXPECT_NE(output.err.find("--output '-': standard output takes CSV only; expected --csv -"), std::string::npos)
+      << output.err;
+  const Result both = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--csv", "-", "--json"});
+  EXPECT_NE(both.status, 0);
+  EXPECT_EQ(both.error_lines().size(), 1u) << both.err;
+  EXPECT_NE(both.err.find("--csv - and --json both write to standard output"), std::string::npos) << both.err;
+  EXPECT_TRUE(both.out.empty()) << both.out;
+}
+
 TEST(Outputs, UnknownExtensionIsRefusedBeforeAnyWork) {
   TempDir dir;
   box_mesh(dir / "mesh.msh", {Shape::triangle, 1}, 50);
