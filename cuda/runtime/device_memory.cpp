@@ -30,28 +30,31 @@ void free_device_memory(void* data, int device) noexcept {
   }
 }
 
-void copy_to_device(void* device_data, const void* host, std::size_t bytes, int device, void* stream_handle,
-                    bool wait) {
+namespace {
+
+// One copy on `device`'s stream, waited for when asked: the three directions below differ only in their
+// kind and in what their error says they were doing.
+void copy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind, int device,
+          void* stream_handle, bool wait, const char* doing) {
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   const ScopedDevice on_device(device);
-  if (bytes) check(cudaMemcpyAsync(device_data, host, bytes, cudaMemcpyHostToDevice, stream), "copying to the device");
-  if (wait) check(cudaStreamSynchronize(stream), "copying to the device");
+  if (bytes) check(cudaMemcpyAsync(destination, source, bytes, kind, stream), doing);
+  if (wait) check(cudaStreamSynchronize(stream), doing);
+}
+
+}  // namespace
+
+void copy_to_device(void* device_data, const void* host, std::size_t bytes, int device, void* stream_handle,
+                    bool wait) {
+  copy(device_data, host, bytes, cudaMemcpyHostToDevice, device, stream_handle, wait, "copying to the device");
 }
 
 void copy_to_host(void* host, const void* device_data, std::size_t bytes, int device, void* stream_handle) {
-  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  const ScopedDevice on_device(device);
-  if (bytes)
-    check(cudaMemcpyAsync(host, device_data, bytes, cudaMemcpyDeviceToHost, stream), "copying from the device");
-  check(cudaStreamSynchronize(stream), "copying from the device");
+  copy(host, device_data, bytes, cudaMemcpyDeviceToHost, device, stream_handle, true, "copying from the device");
 }
 
 void copy_on_device(void* destination, const void* source, std::size_t bytes, int device, void* stream_handle) {
-  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  const ScopedDevice on_device(device);
-  if (bytes)
-    check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice, stream), "copying on the device");
-  check(cudaStreamSynchronize(stream), "copying on the device");
+  copy(destination, source, bytes, cudaMemcpyDeviceToDevice, device, stream_handle, true, "copying on the device");
 }
 
 }  // namespace feinterp::backends::cuda
