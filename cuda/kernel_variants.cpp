@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <feinterp/cuda/kernels/dense/async_gather_kernel_set.hpp>
+#include <feinterp/cuda/kernels/dense/dense_64_registers_kernel_set.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 #include <feinterp/cuda/kernels/tensor_cores/tensor_core_kernel_set.hpp>
@@ -23,6 +24,15 @@ KernelSet<Real> dense_kernels(const LaunchShape& s) {
 template <class Real>
 KernelSet<Real> async_gather_kernels(const LaunchShape& s) {
   return async_gather_kernel_set<Real>(s.type, s.op, s.components);
+}
+
+template <class Real>
+KernelSet<Real> dense_64_registers_kernels(const LaunchShape& s) {
+  if (s.run_time_components) throw std::invalid_argument("the 64-register kernel has no run-time-C form");
+  if constexpr (std::is_same_v<Real, double>)
+    return dense_64_registers_kernel_set(s.type, s.op, s.components);
+  else
+    throw std::invalid_argument("the 64-register kernel is compiled in FP64 only");
 }
 
 template <class Real>
@@ -44,6 +54,8 @@ struct Registry {
   std::map<int, VariantKernels> kernels{
       {KernelVariant::dense.index(), VariantKernels{&dense_kernels<double>, &dense_kernels<float>}},
       {KernelVariant::dense_async_gather.index(), VariantKernels{&async_gather_kernels<double>, &async_gather_kernels<float>}},
+      {KernelVariant::dense_64_registers.index(),
+       VariantKernels{&dense_64_registers_kernels<double>, &dense_64_registers_kernels<float>}},
       {KernelVariant::dense_tensor_cores.index(), VariantKernels{&tensor_core_kernels<double>, &tensor_core_kernels<float>}},
       {KernelVariant::sum_factorised.index(), VariantKernels{&sum_factorised_kernels<double>, &sum_factorised_kernels<float>}}};
 };

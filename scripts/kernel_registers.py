@@ -8,10 +8,11 @@
 Compiles one translation unit that takes the address of detail::packed_kernel_of<Element, C, Op, S, Real,
 AsyncGather>() for every selected element, order, C, forward operation and precision (S the element's
 default space dimension; AsyncGather false, the dense variant, and also true, the dense_async_gather
-variant, where that applies: values and reference gradients at C = 1), with `nvcc -cubin -Xptxas -v` and
-the project's kernel flags, and prints one row per kernel: its configuration and variant, the launch-bound
-flavour that packed_kernel_of chose (packed_kernel, _capped, _40_registers, _32_registers), ptxas's
-registers and spill stores in bytes. The comments in
+variant, where that applies: values and reference gradients at C = 1), and of packed_kernel_64_registers
+where the dense_64_registers variant applies (physical gradients of 3D elements in double, C = 1..3), with
+`nvcc -cubin -Xptxas -v` and the project's kernel flags, and prints one row per kernel: its configuration
+and variant, the launch-bound flavour (packed_kernel, _40_registers, _32_registers as packed_kernel_of
+chose; _64_registers), ptxas's registers and spill stores in bytes. The comments in
 cuda/kernels/dense/packed_kernel.cuh that say which kernels spill quote this output; no GPU is needed.
 With --csv the rows are also written there, whole or not at all. Python's standard library only.
 
@@ -42,6 +43,15 @@ KERNEL = re.compile(r"_ZN8feinterp8backends4cuda(\d+)(packed_kernel\w*?)I"
 def async_gather_applies(c, op):
     """The dense_async_gather variant's kernels: values and reference gradients at C = 1 (kernel_variant.hpp)."""
     return c == 1 and op != "physical_gradients"
+
+
+def capped_applies(dimension, c, op, real):
+    """The dense_64_registers variant's kernels: physical gradients of 3D elements in double at C = 1..3."""
+    return dimension == 3 and c <= 3 and op == "physical_gradients" and real == "double"
+
+
+def variant_of(flavour, gather):
+    return "dense_64_registers" if flavour == "packed_kernel_64_registers" else VARIANTS[gather]
 
 
 class InputError(Exception):
@@ -75,6 +85,9 @@ def translation_unit(shapes, orders, components):
                         for gather in ("false", "true") if async_gather_applies(c, op) else ("false",):
                             lines.append("  reinterpret_cast<const void*>(fb::detail::packed_kernel_of<"
                                          f"feinterp::{element}<{p}>, {c}, Operation::{op}, {space}, {real}, {gather}>()),")
+                        if capped_applies(dimension, c, op, real):
+                            lines.append("  reinterpret_cast<const void*>(&fb::packed_kernel_64_registers<"
+                                         f"feinterp::{element}<{p}>, {c}, Operation::{op}, {space}, {real}, false>),")
     lines.append("};")
     return "\n".join(lines) + "\n"
 
@@ -96,8 +109,8 @@ def parse(log):
             registers = int(re.search(r"Used (\d+) registers", line).group(1))
             flavour, shape, order, c, op, _s, real, gather = current
             name = next(k for k, v in SHAPES.items() if v[0] == int(shape))
-            rows.append((flavour, name, int(order), int(c), OPERATIONS[int(op)], PRECISIONS[real], VARIANTS[int(gather)],
-                         registers, spill))
+            rows.append((flavour, name, int(order), int(c), OPERATIONS[int(op)], PRECISIONS[real],
+                         variant_of(flavour, int(gather)), registers, spill))
             current = None
     return rows
 
@@ -136,14 +149,16 @@ def main(argv):
                 raise InputError("nvcc failed:\n" + "\n".join(done.stderr.splitlines()[:20]))
         rows = parse(done.stderr + done.stdout)
         expected = len(shapes) * len(orders) * len(PRECISIONS) * sum(
-            1 + async_gather_applies(c, op) for c in components for op in OPERATIONS.values())
+            1 + async_gather_applies(c, op) for c in components for op in OPERATIONS.values()) + len(orders) * sum(
+            capped_applies(SHAPES[s][1], c, op, "double") for s in shapes for c in components for op in OPERATIONS.values())
         if len(rows) != expected:
             raise InputError(f"ptxas reported {len(rows)} packed kernels, expected {expected}: cannot read its output")
     except InputError as e:
         print(f"kernel_registers: {e}", file=sys.stderr)
         return 1
+    variants = list(VARIANTS.values()) + ["dense_64_registers"]
     rows.sort(key=lambda r: (list(SHAPES).index(r[1]), r[2], r[3], list(OPERATIONS.values()).index(r[4]),
-                             list(PRECISIONS.values()).index(r[5]), list(VARIANTS.values()).index(r[6])))
+                             list(PRECISIONS.values()).index(r[5]), variants.index(r[6])))
     header = ("element", "order", "components", "operation", "precision", "variant", "kernel", "registers",
               "spill_bytes")
     width = max(len(r[0]) for r in rows)

@@ -9,11 +9,12 @@ namespace feinterp::tuning {
 
 namespace {
 
-/// The names of the registered variants, by index: the built-in four, then those registered since. A
+/// The names of the registered variants, by index: the built-in five, then those registered since. A
 /// deque, so that the names kernel_variant_name hands out stay where they are as it grows.
 struct Names {
   std::mutex mutex;
-  std::deque<std::string> names{"dense", "sum_factorised", "dense_tensor_cores", "dense_async_gather"};
+  std::deque<std::string> names{"dense", "sum_factorised", "dense_tensor_cores", "dense_async_gather",
+                                "dense_64_registers"};
 };
 
 Names& names() {

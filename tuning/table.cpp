@@ -207,6 +207,11 @@ class Parser {
         ((e.op != Operation::values && e.op != Operation::reference_gradients) || e.components != 1))
       fail(line, "variant dense_async_gather for " + std::string(operation_name(e.op)) + " with C = " +
                      std::to_string(e.components) + "; expected it for values and reference_gradients with C = 1 only");
+    if (e.variant == KernelVariant::dense_64_registers &&
+        (e.op != Operation::physical_gradients || e.precision != Precision::fp64 || dimension(e.type.shape) != 3))
+      fail(line, "variant dense_64_registers for " + std::string(operation_name(e.op)) + " of " + to_string(e.type) + " in " +
+                     precision_name(e.precision) +
+                     "; expected it for physical_gradients of tetrahedra and hexahedra in fp64 only");
     if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
     if (point_set == "nodes" && e.points != nodes_per_element(e.type))
       fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +

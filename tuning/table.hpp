@@ -20,7 +20,8 @@
 //   components          1 to 9 (C)
 //   operation           values | reference_gradients | physical_gradients
 //   precision           fp64 | fp32
-//   variant             dense | sum_factorised | dense_tensor_cores | dense_async_gather (tuning/kernel_variant.hpp)
+//   variant             dense | sum_factorised | dense_tensor_cores | dense_async_gather | dense_64_registers
+//                       (tuning/kernel_variant.hpp)
 //   points              reference points per element (Q) >= 1; with "points: nodes", the element's node count
 //   elements_per_block  1 to 64 (64: CUDA's limit on blockDim.z); the variant's best count the sweep found
 //   time_us             the median launch time at that count, in microseconds (> 0); between the variants

@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
                  "kernel variants of the packed launch, a row each: auto (the plan's choice: table, "
                  "FEINTERP_KERNEL_VARIANT, default), dense, sum_factorised (quadrilaterals and hexahedra at "
                  "tensor-product points), dense_tensor_cores (FP64 values and reference gradients on compute "
-                 "capability 8.0+), dense_async_gather (values and reference gradients at C = 1); skipped, with "
+                 "capability 8.0+), dense_async_gather (values and reference gradients at C = 1), "
+                 "dense_64_registers (FP64 physical gradients of tetrahedra and hexahedra, C = 1..3); skipped, with "
                  "a note, where it does not apply")
       ->delimiter(',')
       ->check(CLI::IsMember(accepted_variants));

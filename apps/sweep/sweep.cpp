@@ -199,7 +199,9 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
                 (c.variant == KernelVariant::sum_factorised       ? " sumfac"
                  : c.variant == KernelVariant::dense_tensor_cores ? " tensor cores"
                  : c.variant == KernelVariant::dense_async_gather ? " async gather"
-                                                                  : "") +
+                 : c.variant == KernelVariant::dense_64_registers ? " 64 regs"
+                 : c.variant == KernelVariant::dense              ? ""
+                                                                  : std::string(" ") + tuning::kernel_variant_name(c.variant)) +
                 (best ? ": best " + std::to_string(best->elements_per_block) : std::string()) +
                 (s.unfit_x.empty() ? std::string() : ", *: " + std::to_string(s.unfit_x.front()) + "+");
       if (c.mesh != "generated") s.label += " [" + c.mesh.substr(c.mesh.find_last_of('/') + 1) + "]";

@@ -7,16 +7,19 @@
 #   TEMPLATE    the kernel-set function template, with @ELEMENT@ (the element class, e.g. Triangle<2>) and
 #               @REAL@ (double or float) substituted; a set with no @ELEMENT@ dispatches over the types
 #               itself (visit) and is instantiated once per precision
-#   SHAPES      all (FEINTERP_ELEMENT_SHAPES), tensor (the shapes with a tensor-product basis) or none
+#   SHAPES      all (FEINTERP_ELEMENT_SHAPES), tensor (the shapes with a tensor-product basis), solid (the 3D
+#               shapes) or none
 #   SPLIT       shape: one unit per (shape, precision), its three orders together; order: one per (shape,
 #               order, precision). The sum-factorised sets hold the most kernels per order (Q1 = 1..p+3 x the
 #               compiled C x the operations), so a unit per order lets a many-core build compile them side by side.
 set(FEINTERP_ELEMENT_SHAPES line triangle quadrilateral tetrahedron hexahedron)
 set(FEINTERP_TENSOR_SHAPES quadrilateral hexahedron)
+set(FEINTERP_SOLID_SHAPES tetrahedron hexahedron)
 set(FEINTERP_ELEMENT_ORDERS 1 2 3)
 set(FEINTERP_KERNEL_SETS
   "dense|dense/kernel_set.cuh|kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool|double float|all|shape"
   "dense_async_gather|dense/async_gather_kernel_set.cuh|async_gather_kernel_set<@REAL@>|ElementType, Operation, int|double float|none|shape"
+  "dense_64_registers|dense/dense_64_registers_kernel_set.cuh|dense_64_registers_kernel_set<@ELEMENT@>|Operation, int|double|solid|shape"
   "transpose|transpose/transpose_kernel_set.cuh|transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, bool, bool|double float|all|shape"
   "tensor_cores|tensor_cores/tensor_core_kernel_set.cuh|tensor_core_kernel_set<@ELEMENT@>|Operation, int, bool|double|all|shape"
   "sum_factorised|sum_factorised/sum_factorised_kernel_set.cuh|sum_factorised_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int, bool|double float|tensor|order"
@@ -40,6 +43,8 @@ function(feinterp_kernel_instantiations directory sources_variable)
       set(_shapes ${FEINTERP_ELEMENT_SHAPES})
     elseif(_shapes STREQUAL "tensor")
       set(_shapes ${FEINTERP_TENSOR_SHAPES})
+    elseif(_shapes STREQUAL "solid")
+      set(_shapes ${FEINTERP_SOLID_SHAPES})
     else()
       set(_shapes "")
     endif()

@@ -28,12 +28,21 @@ tuning::TuningKey key_of(const LaunchShape& s, KernelVariant v) {
   return tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, v};
 }
 
+/// The configurations where the 64-register cap measured faster than ptxas left free (step 4).
+bool register_cap_measured_faster(const LaunchShape& s) {
+  const bool listed = (s.type.shape == Shape::tetrahedron && s.type.order == 2) ||
+                      (s.type.shape == Shape::hexahedron && s.type.order <= 2);
+  return listed && s.components == 3;
+}
+
 /// Step 4 of the decision (kernel_variant_choice.hpp).
 KernelVariant default_variant(const LaunchShape& s, const DeviceInfo& device) {
-  return variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
-                 dense_products_per_element(s) >= sum_factorisation_threshold
-             ? KernelVariant::sum_factorised
-             : KernelVariant::dense;
+  if (variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
+      dense_products_per_element(s) >= sum_factorisation_threshold)
+    return KernelVariant::sum_factorised;
+  if (register_cap_measured_faster(s) && variant_applies(with_variant(s, KernelVariant::dense_64_registers), device))
+    return KernelVariant::dense_64_registers;
+  return KernelVariant::dense;
 }
 
 /// FEINTERP_KERNEL_VARIANT, read at each decision (a plan decides once per operation and C).
@@ -85,6 +94,11 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
   // side; another Q's winner stands in for this one's, as its elements_per_block does (launch_config.cpp).
   const KernelVariant fallback = default_variant(s, device);
   const tuning::TuningEntry* measured = table ? table->nearest(key_of(s, fallback)) : nullptr;
+  // The dense kernel ptxas left free and held to 64 registers are one kernel to the table: an entry of
+  // either says that the sweep timed it.
+  if (table && !measured && (fallback == KernelVariant::dense || fallback == KernelVariant::dense_64_registers))
+    measured = table->nearest(
+        key_of(s, fallback == KernelVariant::dense ? KernelVariant::dense_64_registers : KernelVariant::dense));
   if (measured) {
     LaunchShape at_measured = s;
     at_measured.points = measured->points;

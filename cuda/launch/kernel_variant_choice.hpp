@@ -14,6 +14,7 @@
 //                   compute capability 8.0 or newer (FP64 tensor cores), where one element per block fits
 //   dense_async_gather  values and reference gradients at C = 1 (where a thread computes two elements:
 //                   layout/elements_per_thread.hpp), any element, point set and precision
+//   dense_64_registers  physical gradients of tetrahedra and hexahedra in FP64 at a compiled C (1..3)
 //
 // The decision (choose_kernel_variant), in order:
 //   1. the plan's request (PlanOptions::variant): that variant, or std::invalid_argument saying why it does
@@ -25,7 +26,9 @@
 //      the fastest of the variants that apply and that it holds entries of (the sweep times each variant
 //      at its best elements_per_block). A table that never measured the default's variant says nothing
 //      about it (a v2 table of dense entries against the sum-factorised default), and one that measured
-//      it and not a newer variant keeps its decision among those it measured. Without an entry at this Q
+//      it and not a newer variant keeps its decision among those it measured. The dense kernel's two
+//      register allocations (dense, dense_64_registers) count as one there: a table that timed either,
+//      as the sweeps before the cap became a variant timed the one the default then took, decides. Without an entry at this Q
 //      the variants are compared at the Q nearest to it where the default's variant was measured (with a
 //      warning, once, where that overrides the default), as elements_per_block is taken from there
 //      (launch_config.hpp): the tables are swept at
@@ -38,8 +41,12 @@
 //      (docs/performance/nvidia-h100-80gb-hbm3/bench-variants.txt): sum factorisation won at
 //      quad p3 C=1 (217 against 274 us), hex p2 C=1 (580 / 1086), hex p3 C=1 (1312 / 3739), tied at hex p2
 //      C=3, and lost wherever N * Q * W < 512 (quad p1 51 / 39 us, quad p2 147 / 124, hex p1 C=3 341 / 232),
-//      where the dense product is cheap and the kernel's extra passes through shared memory are not. The
-//      tensor-core variant is never the default: only a table that measured it chooses it.
+//      where the dense product is cheap and the kernel's extra passes through shared memory are not.
+//      Where the dense kernel runs, dense_64_registers for the physical gradients at C = 3 of p = 2
+//      tetrahedra and p = 1, 2 hexahedra, where the cap won on the H200 (494.5 against 517.8 us, 311.6 /
+//      318.8, 2280 / 2350) and lost elsewhere by up to 11% (p = 1 tetrahedra: 156.7 / 140.9:
+//      docs/performance/nvidia-h200/register-caps.md). The tensor-core and asynchronous-gather variants
+//      are never the default: only a table that measured them chooses them.
 // The transposes follow the same rule (their adjoint stages do the forward's work in reverse); the fused
 // Laplacian has the dense variant only: 1 and 2 do not apply to it.
 #pragma once

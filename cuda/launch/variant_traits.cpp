@@ -72,6 +72,21 @@ bool async_gather_applies(const LaunchShape& s, const DeviceInfo&, std::string* 
   return true;
 }
 
+// ---- dense_64_registers: the packed kernel held to 64 registers ---------------------------------------------
+bool dense_64_registers_applies(const LaunchShape& s, const DeviceInfo&, std::string* why_not) {
+  if (s.op != Operation::physical_gradients)
+    return refuse(why_not, std::string("the 64-register kernel computes physical gradients, not ") + operation_name(s.op));
+  if (dimension(s.type.shape) != 3)
+    return refuse(why_not, "the 64-register kernel is compiled for tetrahedra and hexahedra, not a " +
+                               std::string(shape_name(s.type.shape)));
+  if (s.precision != Precision::fp64)
+    return refuse(why_not, "the 64-register kernel is compiled in FP64: in FP32 the physical-gradient kernels need fewer");
+  if (uses_run_time_components(s.op, false, s.components, s.run_time_components) || s.components > compiled_components)
+    return refuse(why_not, "the 64-register kernel is compiled for C = 1.." + std::to_string(compiled_components) +
+                               " only, not " + (s.run_time_components ? "the run-time-C kernel" : "C = " + std::to_string(s.components)));
+  return true;
+}
+
 // ---- sum_factorised ---------------------------------------------------------------------------------------
 int sum_factorised_threads_per_element(const LaunchShape& s) {
   // Forward: a thread per line and field contracted; transposes: one per lattice point.
@@ -137,6 +152,8 @@ struct Registry {
       {KernelVariant::dense.index(), {dense_applies, dense_threads_per_element, dense_elements_per_thread, dense_shared_bytes}},
       {KernelVariant::dense_async_gather.index(),
        {async_gather_applies, dense_threads_per_element, dense_elements_per_thread, dense_shared_bytes}},
+      {KernelVariant::dense_64_registers.index(),
+       {dense_64_registers_applies, dense_threads_per_element, dense_elements_per_thread, dense_shared_bytes}},
       {KernelVariant::sum_factorised.index(),
        {sum_factorised_applies, sum_factorised_threads_per_element, one_element_per_thread, sum_factorised_shared_bytes}},
       {KernelVariant::dense_tensor_cores.index(),

@@ -32,7 +32,8 @@ def mangled(flavour, shape, order, c, op, s, real, gather):
 class Reader(unittest.TestCase):
     def test_every_kernel_of_a_random_log_is_read_as_written(self):
         rng = random.Random()  # fresh inputs each run
-        flavours = ["packed_kernel", "packed_kernel_capped", "packed_kernel_40_registers", "packed_kernel_32_registers"]
+        flavours = ["packed_kernel", "packed_kernel_64_registers", "packed_kernel_40_registers",
+                    "packed_kernel_32_registers"]
         log, expected = [], []
         for _ in range(40):
             flavour, shape, order = rng.choice(flavours), rng.randrange(5), rng.randint(1, 3)
@@ -48,8 +49,9 @@ class Reader(unittest.TestCase):
                         "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
                         "ptxas info    : Used 8 registers"]
             shape_name = list(kernel_registers.SHAPES)[shape]
+            variant = "dense_64_registers" if flavour == "packed_kernel_64_registers" else kernel_registers.VARIANTS[gather]
             expected.append((flavour, shape_name, order, c, kernel_registers.OPERATIONS[op],
-                             kernel_registers.PRECISIONS[real], kernel_registers.VARIANTS[gather], registers, spill))
+                             kernel_registers.PRECISIONS[real], variant, registers, spill))
         self.assertEqual(kernel_registers.parse("\n".join(log)), expected)
 
 

@@ -387,9 +387,9 @@ TEST(TuningTable, Version3HasAVariantColumn) {
   const std::vector<Case> cases = {
       {"hexahedron 3 1 values fp64 64 1 2\n", "8 fields; expected 9"},  // a version-2 line in a version-3 table
       {"hexahedron 3 1 values fp64 tensor 64 1 2\n",
-       "variant 'tensor'; expected dense, sum_factorised, dense_tensor_cores or dense_async_gather"},
+       "variant 'tensor'; expected dense, sum_factorised, dense_tensor_cores, dense_async_gather or dense_64_registers"},
       {"hexahedron 3 1 values fp64 sumfac 64 1 2\n",
-       "variant 'sumfac'; expected dense, sum_factorised, dense_tensor_cores or dense_async_gather"},
+       "variant 'sumfac'; expected dense, sum_factorised, dense_tensor_cores, dense_async_gather or dense_64_registers"},
       {"triangle 2 1 values fp64 sum_factorised 6 1 2\n", "variant sum_factorised for triangle p2"},
       {"tetrahedron 1 1 values fp64 sum_factorised 4 1 2\n", "quadrilaterals and hexahedra only"},
       {"tetrahedron 3 1 values fp32 dense_tensor_cores 20 1 2\n", "dense_tensor_cores for values in fp32"},
@@ -402,6 +402,12 @@ TEST(TuningTable, Version3HasAVariantColumn) {
        "variant dense_async_gather for values with C = 2; expected it for values and reference_gradients with C = 1 only"},
       {"triangle 2 1 physical_gradients fp32 dense_async_gather 6 1 2\n", "dense_async_gather for physical_gradients"},
       {"triangle 2 1 values_transpose fp64 dense_async_gather 6 1 2\n", "dense_async_gather for values_transpose"},
+      {"tetrahedron 1 3 values fp64 dense_64_registers 4 1 2\n",
+       "variant dense_64_registers for values of tetrahedron p1 in fp64; expected it for physical_gradients of "
+       "tetrahedra and hexahedra in fp64 only"},
+      {"hexahedron 1 3 physical_gradients fp32 dense_64_registers 8 1 2\n", "dense_64_registers for physical_gradients of hexahedron p1 in fp32"},
+      {"triangle 1 1 physical_gradients fp64 dense_64_registers 3 1 2\n", "dense_64_registers for physical_gradients of triangle p1"},
+      {"hexahedron 1 1 physical_gradients_transpose fp64 dense_64_registers 8 1 2\n", "dense_64_registers for physical_gradients_transpose"},
   };
   for (const Case& c : cases) {
     const TuningTableError e = error_of(v3_header + c.line);
@@ -418,7 +424,7 @@ TEST(TuningTable, Version3HasAVariantColumn) {
 }
 
 // The variants' names (tuning/kernel_variant.hpp): each parses back to itself, the command-line aliases
-// parse too, anything else is refused with the list, and the two that run the packed dense kernel say so.
+// parse too, anything else is refused with the list, and the three that run the packed dense kernel say so.
 TEST(KernelVariantNames, ParseBackWithTheirAliasesAndRefuseTheRest) {
   for (KernelVariant v : all_kernel_variants()) EXPECT_EQ(parse_kernel_variant(kernel_variant_name(v)), v);
   EXPECT_EQ(parse_kernel_variant("sumfac"), KernelVariant::sum_factorised);
@@ -429,10 +435,11 @@ TEST(KernelVariantNames, ParseBackWithTheirAliasesAndRefuseTheRest) {
     FAIL() << "'Dense' parsed";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "unknown kernel variant 'Dense': expected dense, sum_factorised, dense_tensor_cores or dense_async_gather");
+              "unknown kernel variant 'Dense': expected dense, sum_factorised, dense_tensor_cores, dense_async_gather or dense_64_registers");
   }
   EXPECT_TRUE(runs_packed_dense_kernel(KernelVariant::dense));
   EXPECT_TRUE(runs_packed_dense_kernel(KernelVariant::dense_async_gather));
+  EXPECT_TRUE(runs_packed_dense_kernel(KernelVariant::dense_64_registers));
   EXPECT_FALSE(runs_packed_dense_kernel(KernelVariant::sum_factorised));
   EXPECT_FALSE(runs_packed_dense_kernel(KernelVariant::dense_tensor_cores));
 }

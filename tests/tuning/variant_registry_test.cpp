@@ -75,7 +75,7 @@ LaunchShape shape(ElementType type, Operation op, int C = 1, Precision precision
 TEST(VariantRegistry, ARegisteredVariantIsKnownByNameEverywhereTheVocabularyIsRead) {
   const KernelVariant v = dummy();
   const std::vector<KernelVariant> all = tuning::all_kernel_variants();
-  EXPECT_EQ(all.size(), 5u);  // the built-in four, then it
+  EXPECT_EQ(all.size(), 6u);  // the built-in five, then it
   EXPECT_EQ(all.back(), v);
   EXPECT_STREQ(tuning::kernel_variant_name(v), "test_dummy_variant");
   // The benchmarks' --variants choices and FEINTERP_KERNEL_VARIANT are these names.

@@ -19,12 +19,11 @@ namespace feinterp::backends::cuda {
 namespace detail {
 
 // The packed kernel of a configuration: register-capped or not (packed_kernel.cuh says which and why), its
-// gather loaded or copied (AsyncGather: the dense_async_gather variant) under the same caps.
+// gather loaded or copied (AsyncGather: the dense_async_gather variant) under the same caps. The
+// dense_64_registers variant's kernels are packed_kernel_64_registers (dense_64_registers_kernel_set.cuh).
 template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 constexpr auto packed_kernel_of() {
-  if constexpr (register_capped<Element, C, Op, S, Real>())
-    return &packed_kernel_capped<Element, C, Op, S, Real, AsyncGather>;
-  else if constexpr (capped_at_40_registers<Element, C, Op, S, Real>())
+  if constexpr (capped_at_40_registers<Element, C, Op, S, Real>())
     return &packed_kernel_40_registers<Element, C, Op, S, Real, AsyncGather>;
   else if constexpr (capped_at_32_registers<Element, C, Op, S, Real>())
     return &packed_kernel_32_registers<Element, C, Op, S, Real, AsyncGather>;
@@ -32,29 +31,29 @@ constexpr auto packed_kernel_of() {
     return &packed_kernel<Element, C, Op, S, Real, AsyncGather>;
 }
 
-template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
-void launch_packed(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
-  packed_kernel_of<Element, C, Op, S, Real, AsyncGather>()<<<grid, block, shared_bytes, stream>>>(args);
+template <auto Kernel, class Real>
+void launch_kernel(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
+  Kernel<<<grid, block, shared_bytes, stream>>>(args);
 }
 
-template <class Element, Operation Op, int S, class Real>
-void launch_baseline(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, const KernelArgs<Real>& args) {
-  baseline_kernel<Element, Op, S, Real><<<grid, block, shared_bytes, stream>>>(args);
+/// A packed kernel's entry of a KernelSet and its launcher; the baseline and tabulation are added by the
+/// dense set only.
+template <auto Kernel, class Real>
+KernelSet<Real> kernel_entry() {
+  return KernelSet<Real>{reinterpret_cast<const void*>(Kernel), nullptr, &launch_kernel<Kernel, Real>, nullptr, nullptr};
 }
 
-/// The packed kernel's entry of a KernelSet and its launcher; the baseline and tabulation are added by
-/// the dense set only.
+/// The packed kernel of `dense` (AsyncGather false) or `dense_async_gather` (true).
 template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
 KernelSet<Real> packed_only() {
-  return KernelSet<Real>{reinterpret_cast<const void*>(packed_kernel_of<Element, C, Op, S, Real, AsyncGather>()), nullptr,
-                         &launch_packed<Element, C, Op, S, Real, AsyncGather>, nullptr, nullptr};
+  return kernel_entry<packed_kernel_of<Element, C, Op, S, Real, AsyncGather>(), Real>();
 }
 
 template <class Element, int C, Operation Op, int S, class Real>
 KernelSet<Real> dense_set() {
   KernelSet<Real> set = packed_only<Element, C, Op, S, Real, false>();
   set.baseline = reinterpret_cast<const void*>(&baseline_kernel<Element, Op, S, Real>);
-  set.launch_baseline = &launch_baseline<Element, Op, S, Real>;
+  set.launch_baseline = &launch_kernel<&baseline_kernel<Element, Op, S, Real>, Real>;
   set.tabulate = &launch_tabulate<Element, Real>;
   return set;
 }

@@ -312,23 +312,6 @@ __device__ __forceinline__ void packed_body(const KernelArgs<Real>& args) {
   }
 }
 
-/// Three physical-gradient kernels are held to 64 registers (2 blocks of 512 threads per multiprocessor):
-/// C = 3 on p = 1 tetrahedra, p = 1 and p = 2 hexahedra, in double. With the orientation check, ptxas
-/// left free gives them 98 to 121 registers, and the lost occupancy costs up to 47% of their time on the
-/// H100. Elsewhere the cap measures slower (triangles, p = 2 tetrahedra with C = 3) or changes nothing
-/// that matters (p = 3: one block of ~512 threads per multiprocessor either way).
-/// docs/performance/nvidia-h100-80gb-hbm3/surfaces-ab.md has the measurements; making this a variant the
-/// tuning sweep chooses is the general answer.
-#ifndef FEINTERP_CAP_REGISTERS
-#define FEINTERP_CAP_REGISTERS 1
-#endif
-template <class Element, int C, Operation Op, int S, class Real>
-constexpr bool register_capped() {
-  constexpr bool listed = (Element::shape == Shape::tetrahedron && Element::order == 1) ||
-                          (Element::shape == Shape::hexahedron && Element::order <= 2);
-  return FEINTERP_CAP_REGISTERS && sizeof(Real) == 8 && Op == Operation::physical_gradients && C == 3 && listed;
-}
-
 /// At two elements per thread (layout/elements_per_thread.hpp), the reference gradients of 3D elements in
 /// double are held to 40 registers (3 blocks of 512 threads), where none spills: 2 x 3 accumulators (12
 /// registers) and two elements' nodal-value vectors, which at 32 registers ptxas spills (12-20 bytes:
@@ -354,8 +337,9 @@ constexpr bool capped_at_40_registers() {
 /// is): p = 2 quadrilaterals' reference gradients in double (24 bytes) and p = 3 quadrilaterals' in float
 /// (16 bytes), still 0.96 and 0.89 of their one-element time (ptxas -v, sm_90, every element, C <= 3,
 /// both precisions: scripts/kernel_registers.py). Physical gradients keep their 40-80 registers (the
-/// Jacobian and its inverse) and the cap above: held to 64 in float, ptxas would give the small ones
-/// 47-64 instead of 32-57. docs/performance/nvidia-h100-80gb-hbm3/ has the counts and times.
+/// Jacobian and its inverse): held to 64 in float, ptxas would give the small ones 47-64 instead of
+/// 32-57; in double, the 64-register cap is a variant of its own (packed_kernel_64_registers below).
+/// docs/performance/nvidia-h100-80gb-hbm3/ has the counts and times.
 /// The kernels capped at 40 above are the exception.
 /// The run-time-C kernel stages its results, so in double it is left free, as the staged compiled ones are.
 template <class Element, int C, Operation Op, int S, class Real>
@@ -371,8 +355,12 @@ __global__ void __launch_bounds__(max_threads_per_block) packed_kernel(const Ker
   packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
+/// The dense_64_registers variant (tuning/kernel_variant.hpp): two blocks of 512 threads per multiprocessor.
+/// Physical gradients only, where ptxas left free gives the 3D kernels in double with C = 3 76 to 85
+/// registers (sm_90) and one block per multiprocessor; capped they spill 12-32 bytes, and the sweep times
+/// them against the free ones (docs/performance/nvidia-h200/register-caps.md: 0.955 to 1.11 of the time).
 template <class Element, int C, Operation Op, int S, class Real, bool AsyncGather>
-__global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_capped(const KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block, 2) packed_kernel_64_registers(const KernelArgs<Real> args) {
   packed_body<Element, C, Op, S, Real, AsyncGather>(args);
 }
 
