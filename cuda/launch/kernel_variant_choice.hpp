@@ -27,14 +27,13 @@
 //      at its best elements_per_block). A table that never measured the default's variant says nothing
 //      about it (a v2 table of dense entries against the sum-factorised default), and one that measured
 //      it and not a newer variant keeps its decision among those it measured. The dense kernel's two
-//      register allocations (dense, dense_64_registers) count as one there: a table that timed either,
-//      as the sweeps before the cap became a variant timed the one the default then took, decides. Without an entry at this Q
-//      the variants are compared at the Q nearest to it where the default's variant was measured (with a
-//      warning, once, where that overrides the default), as elements_per_block is taken from there
-//      (launch_config.hpp): the tables are swept at
-//      the nodes, and a degree-2p rule moves Q only a little for simplices (tet p3: 20 -> 24), where the
-//      winner is the same on the H100 (tensor cores 0.358 against dense 0.693 ms at Q = 24, C = 1:
-//      docs/performance/nvidia-h100-80gb-hbm3/bench-tensor-cores-quadrature.txt);
+//      register allocations (dense, dense_64_registers) count as one there: a table that timed either
+//      decides among the variants it timed. Without an entry at this Q the variants are compared at the
+//      Q nearest to it where the default's variant was measured (with a warning, once, where that
+//      overrides the default), as elements_per_block is taken from there (launch_config.hpp): the tables
+//      are swept at the nodes, and a degree-2p rule moves Q only a little for simplices (tet p3: 20 ->
+//      24), where the winner is the same on the H100 (tensor cores 0.358 against dense 0.693 ms at Q =
+//      24, C = 1: docs/performance/nvidia-h100-80gb-hbm3/bench-tensor-cores-quadrature.txt);
 //   4. sum_factorised where it applies and the dense product is large, N * Q * W >= 512 multiply-adds per
 //      element and component (quadrilaterals p3, hexahedra p2 and p3 at Q = nodes), else dense. Untuned
 //      (heuristic elements_per_block), reference gradients, FP64, Q = nodes, ~1M Gmsh elements on the H100
