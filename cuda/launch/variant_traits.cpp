@@ -81,7 +81,7 @@ bool dense_64_registers_applies(const LaunchShape& s, const DeviceInfo&, std::st
                                std::string(shape_name(s.type.shape)));
   if (s.precision != Precision::fp64)
     return refuse(why_not, "the 64-register kernel is compiled in FP64: in FP32 the physical-gradient kernels need fewer");
-  if (uses_run_time_components(s.op, false, s.components, s.run_time_components) || s.components > compiled_components)
+  if (s.run_time_components || s.components > compiled_components)
     return refuse(why_not, "the 64-register kernel is compiled for C = 1.." + std::to_string(compiled_components) +
                                " only, not " + (s.run_time_components ? "the run-time-C kernel" : "C = " + std::to_string(s.components)));
   return true;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the compiler made of a kernel (cudaFuncGetAttributes), asked of the runtime that registered it:
 // the one linked into libfeinterp_cuda.so, which alone knows the kernels' handles (a program's own
-// runtime answers cudaErrorInvalidResourceHandle for them). For the tests that hold a register cap and
-// for the benchmarks that report one.
+// runtime answers cudaErrorInvalidResourceHandle for them). For the tests that hold a register cap.
 #pragma once
 
 #include <cstddef>
