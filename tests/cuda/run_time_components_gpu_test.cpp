@@ -57,9 +57,8 @@ double agreement_bound() {
 
 class RunTimeComponentsGpu : public ::testing::TestWithParam<ElementType> {};
 
-// The counts the transposes' forced run-time-C kernels run in every shape of pass (run_time_component_chunk
-// = 3): one short pass (1, 2), one full (3), a full one and a short one of either width (4, 5), full
-// ones only (9).
+// The counts that run the transposes' forced run-time-C kernels through every width of pass, 1 to
+// nodes_pass_max_width = 4, alone (1..4), two passes of unequal widths (5: 3 + 2) and three (9: 3 + 3 + 3).
 constexpr int run_time_widths[] = {1, 2, 3, 4, 5, max_components};
 INSTANTIATE_TEST_SUITE_P(AllTypes, RunTimeComponentsGpu, ::testing::ValuesIn(all_element_types),
                          [](const auto& info) { return test::type_test_name(info.param); });

@@ -41,19 +41,37 @@
 
 namespace feinterp::backends::cuda {
 
-/// pass(std::integral_constant<int, rest>{}) for a run-time rest in 1..MaxWidth; nothing for 0.
+/// pass(std::integral_constant<int, width>{}) for a run-time width in 1..MaxWidth; nothing for 0.
 template <int MaxWidth, class Pass>
-__device__ __forceinline__ void exact_width_pass(int rest, Pass&& pass) {
+__device__ __forceinline__ void exact_width_pass(int width, Pass&& pass) {
   if constexpr (MaxWidth > 0) {
-    if (rest == MaxWidth) pass(std::integral_constant<int, MaxWidth>{});
-    else exact_width_pass<MaxWidth - 1>(rest, pass);
+    if (width == MaxWidth) pass(std::integral_constant<int, MaxWidth>{});
+    else exact_width_pass<MaxWidth - 1>(width, pass);
+  }
+}
+
+/// The run-time-C transposes' widest pass of step 5: its accumulators are a compiled C = 4 kernel's.
+inline constexpr int nodes_pass_max_width = 4;
+
+/// Step 5 of the run-time-C kernel over C components: ceil(C / nodes_pass_max_width) passes of balanced
+/// widths, the wider first (C = 7: 4 + 3, C = 9: 3 + 3 + 3), each calling pass(width, c0). A pass is one
+/// read of the transposed table and Width dependent chains of FMAs: narrow tail passes (C = 4 as 3 + 1,
+/// C = 8 as 3 + 3 + 2) cost hexahedra p = 2 and 3 up to 1.4 times the compiled kernel's time.
+template <class Pass>
+__device__ __forceinline__ void balanced_passes(int C, Pass&& pass) {
+  const int passes = (C + nodes_pass_max_width - 1) / nodes_pass_max_width;
+  int c0 = 0;
+  for (int left = passes; left > 0; --left) {
+    const int width = (C - c0 + left - 1) / left;
+    exact_width_pass<nodes_pass_max_width>(width, [&](auto w) { pass(w, c0); });
+    c0 += width;
   }
 }
 
 /// Forward: the operation whose transpose this is. Geometric: J is computed (physical gradients, or
 /// weighted); S matters only then. Cs: the component count C, or run_time_components for C read from
-/// args.components (layout/component_kernels.hpp); steps 4 (fused) and 5 then take
-/// run_time_component_chunk components per pass.
+/// args.components (layout/component_kernels.hpp); step 4 (fused) then takes run_time_component_chunk
+/// components per pass, and step 5 balanced_passes.
 template <class Element, int Cs, Operation Forward, int S, bool Geometric, bool Fused, class Real>
 __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int N = Element::nodes_per_element;
@@ -63,7 +81,7 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int R = physical ? S : W;
   constexpr bool run_time = Cs == run_time_components;
   const int C = run_time ? args.components : Cs;
-  constexpr int Cc = run_time ? run_time_component_chunk : Cs;  // components per pass
+  constexpr int Cc = run_time ? run_time_component_chunk : Cs;  // components per pass of step 4 (fused)
   const int CR = C * R;
   static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
   static_assert(!Fused || physical, "the fused Laplacian is a physical-gradient transpose");
@@ -221,9 +239,7 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
       const offset_t e = element_of(first + z);
       const Real* data = s_data + z * CR * Qp;
       for (int n = threadIdx.x; n < N; n += blockDim.x) {
-        // Components c0 .. c0 + Width - 1: all C in one pass when C is compiled; the run-time-C kernel
-        // takes passes of Cc and a last pass of exactly the rest, so that C = 4 sums 3 + 1 components
-        // rather than 3 + 3 (6 sums per table entry where the compiled kernel does 4).
+        // Components c0 .. c0 + Width - 1: all C in one pass when C is compiled, balanced_passes when not.
         auto nodes_pass = [&](auto width, int c0) {
           constexpr int Width = decltype(width)::value;
           Real y[Width];
@@ -253,9 +269,7 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
           }
         };
         if constexpr (run_time) {
-          int c0 = 0;
-          for (; c0 + Cc <= C; c0 += Cc) nodes_pass(std::integral_constant<int, Cc>{}, c0);
-          exact_width_pass<Cc - 1>(C - c0, [&](auto width) { nodes_pass(width, c0); });
+          balanced_passes(C, nodes_pass);
         } else {
           nodes_pass(std::integral_constant<int, Cs>{}, 0);
         }
@@ -264,8 +278,25 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   }
 }
 
+/// __launch_bounds__'s blocks of max_threads_per_block per SM for the run-time-C kernel, which sets its
+/// registers: 2 (at most 64) or 1 (at most 128); 0 leaves ptxas its own choice, as for the compiled and the
+/// fused kernels. Unbounded, ptxas gave p = 1 quadrilaterals' physical-gradient transpose 102 registers
+/// (its compiled C = 4 kernel: 58), and its blocks of 8 elements x 4 threads a third fewer places per SM:
+/// 1.4 times the compiled kernel's time. Where one element's table at its node points takes 32 KB or more
+/// (p = 3 hexahedra: 32 KB of values, 96 KB of gradients in FP64), shared memory leaves room for a few blocks
+/// of N threads per SM whatever their registers, and 128 of them keep more of the table's loads in flight:
+/// 0.66-1.06 of the compiled kernels' time at C = 4..8 (docs/performance/nvidia-h200/run-time-components.md).
+template <class Element, int C, Operation Forward, bool Fused, class Real>
+constexpr int transpose_min_blocks() {
+  if (C != run_time_components || Fused) return 0;
+  constexpr int N = Element::nodes_per_element;
+  constexpr int W = Forward == Operation::values ? 1 : Element::dimension;
+  return N * N * W * int(sizeof(Real)) >= 32 * 1024 ? 1 : 2;
+}
+
 template <class Element, int C, Operation Forward, int S, bool Geometric, bool Fused, class Real>
-__global__ void __launch_bounds__(max_threads_per_block) transpose_kernel(const KernelArgs<Real> args) {
+__global__ void __launch_bounds__(max_threads_per_block, (transpose_min_blocks<Element, C, Forward, Fused, Real>()))
+    transpose_kernel(const KernelArgs<Real> args) {
   transpose_body<Element, C, Forward, S, Geometric, Fused, Real>(args);
 }
 
