@@ -9,12 +9,11 @@
 // fallback kernels), and is compiled for C = 1..its bound, the run-time kernel serving the rest:
 //
 //   transposes (dense, sum-factorised)   1..compiled_components (3): the scalars, vectors and 2D/3D
-//   and the sum-factorised forward kernel gradients people use. The transposes' run-time kernels took
-//                                        0.79-1.29 times the compiled ones' time at C = 4..9, median
-//                                        0.97-1.03 per C (H200, 153 rows); the sum-factorised forward
-//                                        one 1.00-1.25, median 1.08, once its walks start from where
-//                                        they were built instead of dividing anew each group (H100, 36
-//                                        rows, C = 4 and 9).
+//   and the sum-factorised forward kernel gradients people use. The dense transposes' run-time kernel
+//                                        takes 0.66-1.13 times the compiled one's time at C = 4..8,
+//                                        median 1.00 (H200, 144 rows), the sum-factorised transposes'
+//                                        0.97-1.11; the sum-factorised forward one 1.00-1.23, median
+//                                        1.08 (H200, 34 rows, C = 4 and 9; 1.25 at most on an H100).
 //   dense forward kernels (dense, tensor cores)
 //                                        1..compiled_dense_components (9): the dense one reads the
 //                                        shape table once per pass of run_time_component_chunk
