@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include <feinterp/interpolator/mesh_operator.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace feinterp {
+
+namespace {
+
+std::string block_name(std::size_t b, const BlockView& block) {
+  return "block " + std::to_string(b) + " (" + to_string(block.type) + ")";
+}
+
+/// `view` from `offset` on, `size` values of it; the part must lie inside the view.
+template <class View>
+View part(const char* call, const char* what, View view, std::size_t offset, std::size_t size) {
+  if (view.size < offset + size)
+    throw std::invalid_argument(std::string("MeshOperator::") + call + ": " + what + " has " +
+                                std::to_string(view.size) + " values; expected " + std::to_string(offset + size) +
+                                " (every block's)");
+  view.data += offset;
+  view.size = size;
+  return view;
+}
+
+}  // namespace
+
+template <class Real>
+MeshOperator<Real>::MeshOperator(const std::vector<OperatorBlock>& blocks, offset_t node_count, const Real* coordinates,
+                                 const InterpolatorOptions& options) {
+  if (blocks.empty()) throw std::invalid_argument("MeshOperator: no blocks; expected at least one");
+  InterpolatorOptions resolved = options;
+  resolved.executor = resolve_executor(options.executor);
+  plans_.reserve(blocks.size());
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    try {
+      plans_.emplace_back(blocks[b].block, node_count, blocks[b].points, coordinates, resolved);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("MeshOperator: " + block_name(b, blocks[b].block) + ": " + e.what());
+    }
+  }
+}
+
+template <class Real>
+std::size_t MeshOperator<Real>::output_offset(std::size_t b, Operation op, int components) const {
+  if (b > plans_.size())
+    throw std::out_of_range("MeshOperator::output_offset: block " + std::to_string(b) + " of " +
+                            std::to_string(plans_.size()));
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < b; ++i) offset += plans_[i].output_size(op, components);
+  return offset;
+}
+
+template <class Real>
+std::size_t MeshOperator<Real>::output_size(Operation op, int components) const {
+  return output_offset(plans_.size(), op, components);
+}
+
+template <class Real>
+std::size_t MeshOperator<Real>::detj_offset(std::size_t b) const {
+  if (b > plans_.size())
+    throw std::out_of_range("MeshOperator::detj_offset: block " + std::to_string(b) + " of " +
+                            std::to_string(plans_.size()));
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < b; ++i) offset += plans_[i].detj_size();
+  return offset;
+}
+
+template <class Real>
+std::size_t MeshOperator<Real>::detj_size() const {
+  return detj_offset(plans_.size());
+}
+
+template <class Real>
+void MeshOperator<Real>::interpolate(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out,
+                                     BasicOutputView<Real> detj) const {
+  if (is_transpose(op))
+    throw std::invalid_argument(std::string("MeshOperator::interpolate: ") + operation_name(op) +
+                                " is a transpose; expected a forward operation (integrate computes transposes)");
+  const int C = u.components;
+  part("interpolate", "the output", out, 0, output_size(op, C));
+  if (detj.data) part("interpolate", "the det J output", detj, 0, detj_size());
+  std::size_t offset = 0, detj_at = 0;
+  for (std::size_t b = 0; b < plans_.size(); ++b) {
+    const std::size_t size = plans_[b].output_size(op, C);
+    const BasicOutputView<Real> block_detj = detj.data ? part("interpolate", "the det J output", detj, detj_at,
+                                                              plans_[b].detj_size())
+                                                       : BasicOutputView<Real>{};
+    plans_[b].apply(op, u, part("interpolate", "the output", out, offset, size), block_detj);
+    offset += size;
+    detj_at += plans_[b].detj_size();
+  }
+}
+
+template <class Real>
+void MeshOperator<Real>::integrate(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> r,
+                                   const TransposeOptions& options) const {
+  if (options.target != TransposeTarget::nodes)
+    throw std::invalid_argument(
+        "MeshOperator::integrate: element vectors are a block's own; expected the nodal target (plan(b) "
+        "computes a block's element vectors)");
+  const Operation forward = forward_of(op);
+  const int C = f.components;
+  part("integrate", "the point data f", f, 0, output_size(forward, C));
+  TransposeOptions block_options = options;
+  std::size_t offset = 0;
+  for (std::size_t b = 0; b < plans_.size(); ++b) {
+    const std::size_t size = plans_[b].output_size(forward, C);
+    plans_[b].apply_transpose(forward, part("integrate", "the point data f", f, offset, size), r, block_options);
+    block_options.accumulate = true;  // every block after the first adds to the sum
+    offset += size;
+  }
+}
+
+template <class Real>
+void MeshOperator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, bool accumulate) const {
+  TransposeOptions options;
+  options.accumulate = accumulate;
+  for (const Interpolator<Real>& plan : plans_) {
+    plan.apply_laplacian(u, r, options);
+    options.accumulate = true;
+  }
+}
+
+template <class Real>
+void MeshOperator<Real>::check() const {
+  for (const Interpolator<Real>& plan : plans_) plan.check();
+}
+
+template class MeshOperator<double>;
+template class MeshOperator<float>;
+
+}  // namespace feinterp

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Every block of a mesh over one global nodal vector: the loop over blocks that each caller of
+// Interpolator wrote (as MFEM's element restrictions over a finite-element space, libCEED's composite
+// operators, deal.II's MatrixFree over all cells).
+//
+//   std::vector<OperatorBlock> blocks;
+//   for (const ElementBlock& b : mesh.blocks)
+//     if (dimension(b.type.shape) == mesh.dimension)
+//       blocks.push_back({b.view(), quadrature_rule(b.type.shape, 2 * b.type.order)});
+//   const MeshOperator<double> op(blocks, mesh.node_count(), mesh.coordinates.data());
+//   op.interpolate(Operation::values, {u, n * C, C}, {q, op.output_size(Operation::values, C)});
+//   op.integrate(Operation::values, {q, q_size, C}, {r, n * C}, {.weighted = true});   // r = M u
+//   op.apply_laplacian({u, n * C, C}, {r, n * C});                                      // r = A u
+//
+// Each block has its own plan (Interpolator<Real>: one element type and order, its own points), all on
+// one executor; a block's plan is plan(b). Point data of every block lie in one array, block after block,
+// each in its plan's layout (core/layout.hpp): block b's start in it is output_offset(b, op, C), and its
+// det J values start at detj_offset(b).
+//
+// Sums over blocks run in block order, each block's transpose added to the blocks' before it. On the CPU
+// that is bitwise the same for any thread count; on a GPU too when the executor's plans are built with
+// Summation::deterministic (the blocks run one after the other on the executor's stream).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <feinterp/core/operation.hpp>
+#include <feinterp/fem/block.hpp>
+#include <feinterp/fem/point_set.hpp>
+#include <feinterp/interpolator/interpolator.hpp>
+
+namespace feinterp {
+
+/// One block of a MeshOperator: its elements and the points its plan computes at (a quadrature rule for
+/// weighted integration and the fused operators).
+struct OperatorBlock {
+  BlockView block;
+  PointSet points;
+};
+
+template <class Real>
+class MeshOperator {
+ public:
+  /// Builds one plan per block, with `options` (the executor is resolved once, so every plan computes on
+  /// the same device and stream). The blocks' connectivities index one node numbering of node_count nodes
+  /// whose coordinates (x[node*3 + k], may be null where no operation needs them) all plans share. The
+  /// views and arrays must outlive the operator. Throws std::invalid_argument for no blocks, or naming the
+  /// block (its index and element type) whose plan refused it.
+  MeshOperator(const std::vector<OperatorBlock>& blocks, offset_t node_count, const Real* coordinates = nullptr,
+               const InterpolatorOptions& options = {});
+
+  std::size_t block_count() const { return plans_.size(); }
+  const Interpolator<Real>& plan(std::size_t b) const { return plans_.at(b); }
+  const Executor& executor() const { return plans_.front().executor(); }
+  offset_t node_count() const { return plans_.front().node_count(); }
+
+  /// Values of every block's output of forward operation `op` for C = `components`, and block b's first one.
+  std::size_t output_size(Operation op, int components) const;
+  std::size_t output_offset(std::size_t b, Operation op, int components) const;
+  /// Values of every block's det J (elements * points per block), and block b's first one.
+  std::size_t detj_size() const;
+  std::size_t detj_offset(std::size_t b) const;
+
+  /// Every block's forward operation `op` of the nodal field u (node_count * C values) into `out`, block b at
+  /// output_offset(b, op, C); det J likewise into `detj` (physical gradients only; may be empty).
+  void interpolate(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out,
+                   BasicOutputView<Real> detj = {}) const;
+
+  /// The sum over blocks of the transpose of `op`: `f` holds every block's point data as interpolate writes
+  /// them, `r` the nodal vector (node_count * C). options.weighted as for a plan; options.accumulate adds
+  /// to r instead of overwriting it. Element vectors are a block's own: ask plan(b) for them.
+  void integrate(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+
+  /// The stiffness operator over every block, r = A u (Interpolator::apply_laplacian per block, summed);
+  /// `accumulate` adds to r.
+  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, bool accumulate = false) const;
+
+  /// Every plan's check(): GPU plans report a degenerate element met since the last check.
+  void check() const;
+
+ private:
+  std::vector<Interpolator<Real>> plans_;
+};
+
+}  // namespace feinterp
