@@ -24,6 +24,17 @@ View part(const char* call, const char* what, View view, std::size_t offset, std
   return view;
 }
 
+/// Runs `call` for block b; a std::invalid_argument from its plan (an array too small, a rule without
+/// weights) names the block. DegenerateElementError already names the element.
+template <class Call>
+void for_block(const char* name, std::size_t b, const BlockView& block, Call&& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("MeshOperator::") + name + ": " + block_name(b, block) + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 template <class Real>
@@ -87,7 +98,8 @@ void MeshOperator<Real>::interpolate(Operation op, BasicFieldView<Real> u, Basic
     const BasicOutputView<Real> block_detj = detj.data ? part("interpolate", "the det J output", detj, detj_at,
                                                               plans_[b].detj_size())
                                                        : BasicOutputView<Real>{};
-    plans_[b].apply(op, u, part("interpolate", "the output", out, offset, size), block_detj);
+    for_block("interpolate", b, plans_[b].block(),
+              [&] { plans_[b].apply(op, u, part("interpolate", "the output", out, offset, size), block_detj); });
     offset += size;
     detj_at += plans_[b].detj_size();
   }
@@ -107,7 +119,9 @@ void MeshOperator<Real>::integrate(Operation op, BasicFieldView<Real> f, BasicOu
   std::size_t offset = 0;
   for (std::size_t b = 0; b < plans_.size(); ++b) {
     const std::size_t size = plans_[b].output_size(forward, C);
-    plans_[b].apply_transpose(forward, part("integrate", "the point data f", f, offset, size), r, block_options);
+    for_block("integrate", b, plans_[b].block(), [&] {
+      plans_[b].apply_transpose(forward, part("integrate", "the point data f", f, offset, size), r, block_options);
+    });
     block_options.accumulate = true;  // every block after the first adds to the sum
     offset += size;
   }
@@ -117,8 +131,8 @@ template <class Real>
 void MeshOperator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, bool accumulate) const {
   TransposeOptions options;
   options.accumulate = accumulate;
-  for (const Interpolator<Real>& plan : plans_) {
-    plan.apply_laplacian(u, r, options);
+  for (std::size_t b = 0; b < plans_.size(); ++b) {
+    for_block("apply_laplacian", b, plans_[b].block(), [&] { plans_[b].apply_laplacian(u, r, options); });
     options.accumulate = true;
   }
 }

@@ -20,6 +20,9 @@
 // Sums over blocks run in block order, each block's transpose added to the blocks' before it. On the CPU
 // that is bitwise the same for any thread count; on a GPU too when the executor's plans are built with
 // Summation::deterministic (the blocks run one after the other on the executor's stream).
+//
+// A plan's std::invalid_argument (an array too small, a rule without weights) names its block:
+// "MeshOperator::integrate: block 1 (triangle p2): ...".
 #pragma once
 
 #include <cstddef>

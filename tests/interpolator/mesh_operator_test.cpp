@@ -298,6 +298,9 @@ TEST(MeshOperator, RefusesWhatItCannotDo) {
       "element vectors are a block's own");
   test::expect_invalid([&] { op.integrate(Operation::values, {out.data(), out.size(), 1}, {r.data(), r.size()}); },
                        "the point data f has");
+  ExecutorArray<double> short_r(executor, std::size_t(mesh.node_count()) - 1);
+  test::expect_invalid([&] { op.apply_laplacian({u.data(), u.size(), 1}, {short_r.data(), short_r.size()}); },
+                       "MeshOperator::apply_laplacian: block 0 (quadrilateral p1): ");
 }
 
 }  // namespace
