@@ -12,6 +12,7 @@
 
 #include <feinterp/tests/support/element_lists.hpp>
 #include <feinterp/tests/support/expect_invalid.hpp>
+#include <feinterp/tests/support/structured_mesh.hpp>
 
 namespace feinterp {
 namespace {
@@ -29,20 +30,6 @@ std::vector<node_index> on_the_box_faces(const StructuredBox& box, int D, double
     if (face) nodes.push_back(node_index(n));
   }
   return nodes;
-}
-
-/// The elements of `box` whose centroid lies left (or right) of x = 1/2, as a connectivity.
-std::vector<node_index> half(const StructuredBox& box, bool left) {
-  const int N = nodes_per_element(box.type);
-  std::vector<node_index> kept;
-  for (offset_t e = 0; e < box.element_count; ++e) {
-    double x = 0;
-    for (int n = 0; n < N; ++n) x += box.coordinates[std::size_t(box.connectivity[std::size_t(e) * N + n]) * 3];
-    if ((x / N < 0.5) == left)
-      kept.insert(kept.end(), box.connectivity.begin() + std::ptrdiff_t(e) * N,
-                  box.connectivity.begin() + std::ptrdiff_t(e + 1) * N);
-  }
-  return kept;
 }
 
 BlockView view_of(ElementType type, const std::vector<node_index>& connectivity) {
@@ -66,7 +53,8 @@ TEST_P(BoundaryNodes, AreTheStructuredBoxFaces) {
 TEST_P(BoundaryNodes, TwoHalvesAreOneDomain) {
   const ElementType type = GetParam();
   const StructuredBox box = structured_box(type, 4);
-  const std::vector<node_index> left = half(box, true), right = half(box, false);
+  const std::vector<node_index> left = test::structured_half(box, true);
+  const std::vector<node_index> right = test::structured_half(box, false);
   const std::vector<node_index> expected = on_the_box_faces(box, dimension(type.shape));
   EXPECT_EQ(boundary_nodes({view_of(type, left), view_of(type, right)}, box.node_count()), expected);
   // The left half alone is the box [0, 1/2] x [0, 1]^(d-1): the cut is its boundary too.
@@ -84,7 +72,8 @@ TEST(BoundaryNodesMixed, QuadrilateralsBesideTrianglesAreOneSquare) {
     const StructuredBox quads = structured_box({Shape::quadrilateral, p}, 4);
     const StructuredBox triangles = structured_box({Shape::triangle, p}, 4);
     ASSERT_EQ(quads.coordinates, triangles.coordinates);
-    const std::vector<node_index> left = half(quads, true), right = half(triangles, false);
+    const std::vector<node_index> left = test::structured_half(quads, true);
+    const std::vector<node_index> right = test::structured_half(triangles, false);
     EXPECT_EQ(boundary_nodes({view_of(quads.type, left), view_of(triangles.type, right)}, quads.node_count()),
               on_the_box_faces(quads, 2));
   }

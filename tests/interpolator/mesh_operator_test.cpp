@@ -19,6 +19,7 @@
 #include <feinterp/interpolator/mesh_operator.hpp>
 
 #include <feinterp/tests/support/expect_invalid.hpp>
+#include <feinterp/tests/support/structured_mesh.hpp>
 #include <feinterp/tests/support/front_door.hpp>
 #include <feinterp/tests/support/random_block.hpp>
 
@@ -34,20 +35,6 @@ struct HostMesh {
   std::vector<std::vector<node_index>> connectivities;
   offset_t node_count() const { return offset_t(coordinates.size() / 3); }
 };
-
-/// The elements of `box` whose centroid lies on the `left` or right of x = 1/2.
-std::vector<node_index> half(const StructuredBox& box, bool left) {
-  const int N = nodes_per_element(box.type);
-  std::vector<node_index> kept;
-  for (offset_t e = 0; e < box.element_count; ++e) {
-    double x = 0;
-    for (int n = 0; n < N; ++n) x += box.coordinates[std::size_t(box.connectivity[std::size_t(e) * N + n]) * 3];
-    if ((x / N < 0.5) == left)
-      kept.insert(kept.end(), box.connectivity.begin() + std::ptrdiff_t(e) * N,
-                  box.connectivity.begin() + std::ptrdiff_t(e + 1) * N);
-  }
-  return kept;
-}
 
 /// Interior nodes (inside the unit square or cube) moved by up to `fraction` of the lattice spacing.
 void perturb(HostMesh& mesh, int D, double spacing, double fraction, std::mt19937_64& rng) {
@@ -66,7 +53,9 @@ HostMesh mixed_square(int p, int M, std::mt19937_64& rng) {
   const StructuredBox quads = structured_box({Shape::quadrilateral, p}, M);
   const StructuredBox triangles = structured_box({Shape::triangle, p}, M);
   EXPECT_EQ(quads.coordinates, triangles.coordinates) << "the boxes must share their node lattice";
-  HostMesh mesh{quads.coordinates, {quads.type, triangles.type}, {half(quads, true), half(triangles, false)}};
+  HostMesh mesh{quads.coordinates,
+                {quads.type, triangles.type},
+                {test::structured_half(quads, true), test::structured_half(triangles, false)}};
   perturb(mesh, 2, 1.0 / (p * M), 0.1, rng);
   return mesh;
 }
@@ -75,7 +64,8 @@ HostMesh mixed_square(int p, int M, std::mt19937_64& rng) {
 /// exactly on the mixed square (degree 5 in a variable for Q3, 4 for P3), so 1^T M 1 is its area to rounding.
 HostMesh split_cube(int p, int M, std::mt19937_64& rng) {
   const StructuredBox box = structured_box({Shape::hexahedron, p}, M);
-  HostMesh mesh{box.coordinates, {box.type, box.type}, {half(box, true), half(box, false)}};
+  HostMesh mesh{box.coordinates, {box.type, box.type},
+                {test::structured_half(box, true), test::structured_half(box, false)}};
   // Curved for p <= 2 only: a Q3 map's det J has degree 8 in a variable, past the degree-6 rule's 7.
   if (p <= 2) perturb(mesh, 3, 1.0 / (p * M), 0.1, rng);
   return mesh;

@@ -9,6 +9,7 @@
 
 #include <random>
 #include <utility>
+#include <vector>
 
 #include <feinterp/fem/structured_box.hpp>
 
@@ -35,6 +36,21 @@ inline RandomBlock structured_block(ElementType type, int M, double perturbation
       for (int d = 0; d < D; ++d) x[d] += perturbation * spacing * unit(rng);
   }
   return block;
+}
+
+/// The connectivity of the elements of `box` whose centroid lies left of x = 1/2 (`left`), or right of it:
+/// two blocks of one mesh over the box's nodes, for operators and boundaries over several blocks.
+inline std::vector<node_index> structured_half(const StructuredBox& box, bool left) {
+  const int N = nodes_per_element(box.type);
+  std::vector<node_index> kept;
+  for (offset_t e = 0; e < box.element_count; ++e) {
+    double x = 0;
+    for (int n = 0; n < N; ++n) x += box.coordinates[std::size_t(box.connectivity[std::size_t(e) * N + n]) * 3];
+    if ((x / N < 0.5) == left)
+      kept.insert(kept.end(), box.connectivity.begin() + std::ptrdiff_t(e) * N,
+                  box.connectivity.begin() + std::ptrdiff_t(e + 1) * N);
+  }
+  return kept;
 }
 
 }  // namespace feinterp::test
