@@ -25,17 +25,6 @@ struct Facets {
   std::vector<int> vertex_counts;
 };
 
-int vertex_count(Shape shape) {
-  switch (shape) {
-    case Shape::line: return 2;
-    case Shape::triangle: return 3;
-    case Shape::quadrilateral: return 4;
-    case Shape::tetrahedron: return 4;
-    case Shape::hexahedron: return 8;
-  }
-  throw std::invalid_argument("unknown element shape");
-}
-
 /// The nodes whose reference coordinates lie on each facet: x_d = 0 and x_0 + .. + x_{d-1} = 1 for
 /// simplices ([0, 1]), x_d = -1 and x_d = 1 for lines and tensor shapes ([-1, 1]); lattice coordinates
 /// are multiples of 1/p, so a tolerance of 1e-9 separates on from off.
@@ -58,7 +47,7 @@ Facets facets_of(ElementType type) {
     }
     if (Element::simplex) planes.push_back({D, 1.0});
     Facets facets;
-    const int V = vertex_count(Element::shape);
+    const int V = Element::simplex ? D + 1 : 1 << D;  // vertices, which Gmsh numbers first
     for (const Plane& plane : planes) {
       std::vector<int> vertices, others;
       for (int n = 0; n < N; ++n) {

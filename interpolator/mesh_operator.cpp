@@ -24,15 +24,26 @@ View part(const char* call, const char* what, View view, std::size_t offset, std
   return view;
 }
 
-/// Runs `call` for block b; a std::invalid_argument from its plan (an array too small, a rule without
-/// weights) names the block. DegenerateElementError already names the element.
+/// Runs `call` for block b; a std::invalid_argument from its plan (a block it refuses, an array too small,
+/// a rule without weights) names the block after `where`. DegenerateElementError already names the element.
 template <class Call>
-void for_block(const char* name, std::size_t b, const BlockView& block, Call&& call) {
+void for_block(const std::string& where, std::size_t b, const BlockView& block, Call&& call) {
   try {
     call();
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("MeshOperator::") + name + ": " + block_name(b, block) + ": " + e.what());
+    throw std::invalid_argument(where + ": " + block_name(b, block) + ": " + e.what());
   }
+}
+
+/// The sum of size(plan) over the plans before block b (b = the block count: over all of them).
+template <class Plans, class Size>
+std::size_t sum_before(const char* call, const Plans& plans, std::size_t b, Size size) {
+  if (b > plans.size())
+    throw std::out_of_range(std::string("MeshOperator::") + call + ": block " + std::to_string(b) + " of " +
+                            std::to_string(plans.size()));
+  std::size_t sum = 0;
+  for (std::size_t i = 0; i < b; ++i) sum += size(plans[i]);
+  return sum;
 }
 
 }  // namespace
@@ -44,23 +55,14 @@ MeshOperator<Real>::MeshOperator(const std::vector<OperatorBlock>& blocks, offse
   InterpolatorOptions resolved = options;
   resolved.executor = resolve_executor(options.executor);
   plans_.reserve(blocks.size());
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    try {
-      plans_.emplace_back(blocks[b].block, node_count, blocks[b].points, coordinates, resolved);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("MeshOperator: " + block_name(b, blocks[b].block) + ": " + e.what());
-    }
-  }
+  for (std::size_t b = 0; b < blocks.size(); ++b)
+    for_block("MeshOperator", b, blocks[b].block,
+              [&] { plans_.emplace_back(blocks[b].block, node_count, blocks[b].points, coordinates, resolved); });
 }
 
 template <class Real>
 std::size_t MeshOperator<Real>::output_offset(std::size_t b, Operation op, int components) const {
-  if (b > plans_.size())
-    throw std::out_of_range("MeshOperator::output_offset: block " + std::to_string(b) + " of " +
-                            std::to_string(plans_.size()));
-  std::size_t offset = 0;
-  for (std::size_t i = 0; i < b; ++i) offset += plans_[i].output_size(op, components);
-  return offset;
+  return sum_before("output_offset", plans_, b, [&](const Interpolator<Real>& plan) { return plan.output_size(op, components); });
 }
 
 template <class Real>
@@ -70,12 +72,7 @@ std::size_t MeshOperator<Real>::output_size(Operation op, int components) const 
 
 template <class Real>
 std::size_t MeshOperator<Real>::detj_offset(std::size_t b) const {
-  if (b > plans_.size())
-    throw std::out_of_range("MeshOperator::detj_offset: block " + std::to_string(b) + " of " +
-                            std::to_string(plans_.size()));
-  std::size_t offset = 0;
-  for (std::size_t i = 0; i < b; ++i) offset += plans_[i].detj_size();
-  return offset;
+  return sum_before("detj_offset", plans_, b, [](const Interpolator<Real>& plan) { return plan.detj_size(); });
 }
 
 template <class Real>
@@ -98,7 +95,7 @@ void MeshOperator<Real>::interpolate(Operation op, BasicFieldView<Real> u, Basic
     const BasicOutputView<Real> block_detj = detj.data ? part("interpolate", "the det J output", detj, detj_at,
                                                               plans_[b].detj_size())
                                                        : BasicOutputView<Real>{};
-    for_block("interpolate", b, plans_[b].block(),
+    for_block("MeshOperator::interpolate", b, plans_[b].block(),
               [&] { plans_[b].apply(op, u, part("interpolate", "the output", out, offset, size), block_detj); });
     offset += size;
     detj_at += plans_[b].detj_size();
@@ -119,7 +116,7 @@ void MeshOperator<Real>::integrate(Operation op, BasicFieldView<Real> f, BasicOu
   std::size_t offset = 0;
   for (std::size_t b = 0; b < plans_.size(); ++b) {
     const std::size_t size = plans_[b].output_size(forward, C);
-    for_block("integrate", b, plans_[b].block(), [&] {
+    for_block("MeshOperator::integrate", b, plans_[b].block(), [&] {
       plans_[b].apply_transpose(forward, part("integrate", "the point data f", f, offset, size), r, block_options);
     });
     block_options.accumulate = true;  // every block after the first adds to the sum
@@ -132,7 +129,7 @@ void MeshOperator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView
   TransposeOptions options;
   options.accumulate = accumulate;
   for (std::size_t b = 0; b < plans_.size(); ++b) {
-    for_block("apply_laplacian", b, plans_[b].block(), [&] { plans_[b].apply_laplacian(u, r, options); });
+    for_block("MeshOperator::apply_laplacian", b, plans_[b].block(), [&] { plans_[b].apply_laplacian(u, r, options); });
     options.accumulate = true;
   }
 }

@@ -98,8 +98,6 @@ struct Placed {
   InterpolatorOptions options;
 };
 
-std::vector<double> device_result(const ExecutorArray<double>& a) { return a.to_vector(); }
-
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0;
   for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
@@ -122,7 +120,7 @@ std::vector<double> apply(const MeshOperator<double>& op, Form form, const std::
     op.integrate(Operation::values, {q.data(), q.size(), C}, {r.data(), r.size()}, weighted);
   }
   op.check();
-  return device_result(r);
+  return r.to_vector();
 }
 
 class MeshOperatorOrders : public ::testing::TestWithParam<int> {};
