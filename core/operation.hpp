@@ -114,6 +114,48 @@ struct TransposeOptions {
   bool accumulate = false;
 };
 
+/// The fused operators (Interpolator::apply_operator): the weighted transpose of a forward operation of the
+/// field itself, with a coefficient at the points, in one pass that keeps no point data in memory. Per
+/// component c of u (block-diagonal in the components):
+enum class FusedOperator {
+  mass,       ///< r_i,c = sum_e sum_q w_q |det J| rho_q phi_i u_c                  (values, then their transpose)
+  diffusion,  ///< r_i,c = sum_e sum_q w_q |det J| grad phi_i . kappa_q grad u_c    (physical gradients, then
+              ///< their transpose; the tangential gradients for d < s)
+};
+
+inline const char* fused_operator_name(FusedOperator op) {
+  return op == FusedOperator::mass ? "mass" : "diffusion";
+}
+
+/// The forward operation a fused operator applies to the field (and then transposes).
+FEINTERP_HD Operation forward_of(FusedOperator op) {
+  return op == FusedOperator::mass ? Operation::values : Operation::physical_gradients;
+}
+
+/// How a fused operator's coefficient (rho, kappa) is given at the points.
+enum class CoefficientShape {
+  none,              ///< 1 everywhere
+  scalar,            ///< one value per point
+  symmetric_tensor,  ///< diffusion only: a symmetric s x s tensor per point, its s(s+1)/2 upper entries row by
+                     ///< row (xx xy yy for s = 2; xx xy xz yy yz zz for s = 3)
+};
+
+/// Values per point of a coefficient of shape `shape` in a space of dimension s.
+FEINTERP_HD int coefficient_entries(CoefficientShape shape, int space_dimension) {
+  return shape == CoefficientShape::none ? 0
+         : shape == CoefficientShape::scalar ? 1
+                                             : space_dimension * (space_dimension + 1) / 2;
+}
+
+/// A coefficient at a plan's points, in the layout of det J: c[(e*Q + q)*T + t], T = coefficient_entries.
+/// `size` is the number of values, checked against the block.
+template <class T>
+struct BasicCoefficientView {
+  const T* data = nullptr;
+  std::size_t size = 0;
+  CoefficientShape shape = CoefficientShape::none;
+};
+
 /// How a GPU plan sums element contributions into shared nodes (the CPU always sums deterministically:
 /// by colour, bitwise the same for any thread count).
 enum class Summation {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <feinterp/core/operation.hpp>
+#include <feinterp/fem/arguments.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/fem/ordering/colouring.hpp>
 #include <feinterp/fem/point_set.hpp>
@@ -48,14 +49,21 @@ class Plan {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                        const TransposeOptions& options = {}) const;
 
-  /// The fused Laplacian r = A u (interpolator.hpp's apply_laplacian): target and accumulate from
-  /// `options`, weighted implied.
-  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
+  /// A fused operator r = A u (interpolator.hpp's apply_operator): target and accumulate from `options`,
+  /// weighted implied.
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
+  /// Its diagonal, for a field of `components` components (each component's the same).
+  void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                         BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
 
   /// The colouring of the block's elements (built at the first call).
   const ElementColouring& colouring() const;
 
  private:
+  // A fused call's arrays for fem/arguments.hpp's checks: u (or none, for a diagonal) and r.
+  TransposeArguments fused_arguments(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const;
+
   BlockView block_;
   offset_t node_count_;
   Tabulation table_;

@@ -9,8 +9,10 @@
 // (fem/ordering/colouring.hpp), so each node gets its contributions in one fixed order for any thread count.
 // Sums are in the plan's precision Real, the geometry in double, as in the forward operations.
 //
-// The fused Laplacian (apply_laplacian) is the weighted physical-gradient transpose of the field's own
-// physical gradients, computed per point from the element's nodal values instead of read.
+// The fused operators (apply_operator) are the weighted transposes of the field's own values (mass) or
+// physical gradients (diffusion), computed per point from the element's nodal values instead of read,
+// times the coefficient there (fem/coefficient.hpp). Their diagonals (operator_diagonal) sum, per node,
+// w_q |det J| rho phi_n^2 or w_q |det J| (K grad phi_n) . kappa (K grad phi_n) over the points.
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -21,6 +23,7 @@
 #include <feinterp/core/limits.hpp>
 #include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/arguments.hpp>
+#include <feinterp/fem/coefficient.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cpu/plan.hpp>
@@ -41,7 +44,10 @@ struct TransposeProblem {
   const Real* coordinates;
   const Tabulation* table;
   const double* weights;
-  const Real* u = nullptr;  // the fused Laplacian's nodal field (then f is unused)
+  const Real* u = nullptr;            // a fused operator's nodal field (then f is unused)
+  const Real* coefficient = nullptr;  // a fused operator's, [(e*Q + q)*T + t]
+  int coefficient_entries = 0;        // T; 0: none
+  bool diagonal = false;              // the fused operator's diagonal (f and u unused)
 };
 
 // y (N x C, node-major) = the element's transpose; its geometry checked when it is used.
@@ -65,7 +71,7 @@ void element_transpose(const TransposeProblem<Real>& p, offset_t e, Real* y) {
   OrientationRecord record;
   const GradientsLayout in{p.elements, Q, C, R};
   for (int q = 0; q < Q; ++q) {
-    const Real* f = p.f + in(e, q, 0, 0);
+    const Real* f = p.f ? p.f + in(e, q, 0, 0) : nullptr;  // null for a fused operator
     const double* g = p.table->gradients.data() + std::size_t(q) * N * D;
     Real data[max_components * 3];
     if (!p.geometric) {
@@ -76,12 +82,35 @@ void element_transpose(const TransposeProblem<Real>& p, offset_t e, Real* y) {
       const double det = jacobian_determinant(J);
       record.add(q, det, orientation_of(det, shape_quality(J, det)));
       const double factor = p.weighted ? p.weights[q] * std::fabs(det) : 1.0;
+      const Real* kappa = p.coefficient + (std::size_t(e) * std::size_t(Q) + std::size_t(q)) * p.coefficient_entries;
+      if (p.diagonal) {  // y[n] += factor * rho phi_n^2, or factor * (K grad phi_n) . kappa (K grad phi_n)
+        double K[S][D];
+        if (physical) inverse_transpose(J, det, K);
+        for (int n = 0; n < N; ++n) {
+          double term;
+          if (physical) {
+            double gn[S], kgn[S];
+            physical_gradient<S, D>(K, g + n * D, gn);
+            for (int k = 0; k < S; ++k) kgn[k] = gn[k];
+            apply_coefficient<S>(kappa, p.coefficient_entries, kgn);
+            term = 0.0;
+            for (int k = 0; k < S; ++k) term += gn[k] * kgn[k];
+          } else {
+            const double t = p.table->values[std::size_t(q) * N + n];
+            double value[1] = {t * t};
+            apply_coefficient<1>(kappa, p.coefficient_entries, value);
+            term = value[0];
+          }
+          for (int c = 0; c < C; ++c) y[n * C + c] += Real(term * factor);
+        }
+        continue;
+      }
       if (physical) {
         double K[S][D];
         inverse_transpose(J, det, K);
         for (int c = 0; c < C; ++c) {
           double physical_data[S], reference[D];
-          if (p.u) {  // fused: this point's physical gradient of the field
+          if (p.u) {  // fused: this point's physical gradient of the field, times kappa
             double computed[D];
             for (int d = 0; d < D; ++d) {
               Real sum = Real(0);
@@ -89,11 +118,21 @@ void element_transpose(const TransposeProblem<Real>& p, offset_t e, Real* y) {
               computed[d] = double(sum);
             }
             physical_gradient<S, D>(K, computed, physical_data);
+            apply_coefficient<S>(kappa, p.coefficient_entries, physical_data);
           } else {
             for (int k = 0; k < S; ++k) physical_data[k] = double(f[c * S + k]);
           }
           physical_gradient_transpose<S, D>(K, physical_data, reference);
           for (int d = 0; d < D; ++d) data[c * D + d] = Real(reference[d] * factor);
+        }
+      } else if (p.u) {  // fused mass: this point's value of the field, times rho
+        const double* t = p.table->values.data() + std::size_t(q) * N;
+        for (int c = 0; c < C; ++c) {
+          Real sum = Real(0);
+          for (int n = 0; n < N; ++n) sum += ue[n * C + c] * Real(t[n]);
+          double value[1] = {double(sum)};
+          apply_coefficient<1>(kappa, p.coefficient_entries, value);
+          data[c] = Real(value[0] * factor);
         }
       } else {
         for (int i = 0; i < C * R; ++i) data[i] = Real(double(f[i]) * factor);
@@ -188,6 +227,18 @@ void run_transpose(const TransposeProblem<Real>& p, const TransposeOptions& opti
   first_error.rethrow();
 }
 
+// A fused operator (or its diagonal) as the weighted transpose of its forward operation, with no point data.
+template <class Real>
+TransposeProblem<Real> fused_problem(FusedOperator op, const BlockView& block, const Tabulation& table,
+                                     const std::vector<double>& weights, const Real* coordinates, int components,
+                                     BasicCoefficientView<Real> coefficient) {
+  TransposeProblem<Real> p{forward_of(op), &block,      block.element_count, table.points, components, true, true,
+                           nullptr,        coordinates, &table,              weights.data()};
+  p.coefficient = coefficient.data;
+  p.coefficient_entries = coefficient_entries(coefficient.shape, space_dimension(block));
+  return p;
+}
+
 }  // namespace
 
 template <class Real>
@@ -219,25 +270,31 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
 }
 
 template <class Real>
-void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const {
-  check_laplacian_arguments("apply_laplacian",
-                            transpose_arguments(Operation::physical_gradients_transpose, block_.type, block_.element_count,
-                                                space_dimension_, table_.type, table_.points, node_count_, u, r, options,
-                                                !weights_.empty(), coordinates_));
-  TransposeProblem<Real> p{Operation::physical_gradients,
-                           &block_,
-                           block_.element_count,
-                           table_.points,
-                           u.components,
-                           true,
-                           true,
-                           nullptr,
-                           coordinates_,
-                           &table_,
-                           weights_.data()};
+void Plan<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  check_fused_arguments("apply_operator", op, fused_arguments(u, r, options), coefficient_arguments(coefficient));
+  TransposeProblem<Real> p = fused_problem(op, block_, table_, weights_, coordinates_, u.components, coefficient);
   p.u = u.data;
   const bool nodes = options.target == TransposeTarget::nodes;
   run_transpose(p, options, r.data, options_.threads, nodes ? &colouring() : nullptr, node_count_);
+}
+
+template <class Real>
+void Plan<Real>::operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                                   BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  check_diagonal_arguments("operator_diagonal", op, fused_arguments(BasicFieldView<Real>{nullptr, 0, components}, d, options),
+                           coefficient_arguments(coefficient));
+  TransposeProblem<Real> p = fused_problem(op, block_, table_, weights_, coordinates_, components, coefficient);
+  p.diagonal = true;
+  const bool nodes = options.target == TransposeTarget::nodes;
+  run_transpose(p, options, d.data, options_.threads, nodes ? &colouring() : nullptr, node_count_);
+}
+
+template <class Real>
+TransposeArguments Plan<Real>::fused_arguments(BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                               const TransposeOptions& options) const {
+  return transpose_arguments(Operation::physical_gradients_transpose, block_.type, block_.element_count, space_dimension_,
+                             table_.type, table_.points, node_count_, u, r, options, !weights_.empty(), coordinates_);
 }
 
 template const ElementColouring& Plan<double>::colouring() const;
@@ -246,7 +303,13 @@ template void Plan<double>::apply_transpose(Operation, BasicFieldView<double>, B
                                             const TransposeOptions&) const;
 template void Plan<float>::apply_transpose(Operation, BasicFieldView<float>, BasicOutputView<float>,
                                            const TransposeOptions&) const;
-template void Plan<double>::apply_laplacian(BasicFieldView<double>, BasicOutputView<double>, const TransposeOptions&) const;
-template void Plan<float>::apply_laplacian(BasicFieldView<float>, BasicOutputView<float>, const TransposeOptions&) const;
+template void Plan<double>::apply_operator(FusedOperator, BasicFieldView<double>, BasicOutputView<double>,
+                                           BasicCoefficientView<double>, const TransposeOptions&) const;
+template void Plan<float>::apply_operator(FusedOperator, BasicFieldView<float>, BasicOutputView<float>,
+                                          BasicCoefficientView<float>, const TransposeOptions&) const;
+template void Plan<double>::operator_diagonal(FusedOperator, int, BasicOutputView<double>, BasicCoefficientView<double>,
+                                              const TransposeOptions&) const;
+template void Plan<float>::operator_diagonal(FusedOperator, int, BasicOutputView<float>, BasicCoefficientView<float>,
+                                             const TransposeOptions&) const;
 
 }  // namespace feinterp::backends::cpu

@@ -28,8 +28,13 @@ class FrontDoorPlanOf final : public FrontDoorPlan<Real> {
                        const TransposeOptions& options) const override {
     plan_.apply_transpose(op, f, out, options);
   }
-  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const override {
-    plan_.apply_laplacian(u, r, options);
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const override {
+    plan_.apply_operator(op, u, r, coefficient, options);
+  }
+  void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                         BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const override {
+    plan_.operator_diagonal(op, components, d, coefficient, options);
   }
   void check() const override { plan_.check(); }
 

@@ -28,7 +28,10 @@ class FrontDoorPlan {
                      BasicOutputView<Real> detj) const = 0;
   virtual void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                                const TransposeOptions& options) const = 0;
-  virtual void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const = 0;
+  virtual void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                              BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const = 0;
+  virtual void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                                 BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const = 0;
   /// Waits for the plan's stream; throws DegenerateElementError for an element met since the last check.
   virtual void check() const = 0;
 };

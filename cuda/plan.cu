@@ -11,6 +11,8 @@
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cuda/kernel_variants.hpp>
 #include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
+#include <feinterp/cuda/kernels/diagonal/diagonal_kernel.cuh>
+#include <feinterp/cuda/kernels/diagonal/diagonal_kernel_set.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/launch/tensor_bank_conflicts.hpp>
 #include <feinterp/cuda/runtime/device.hpp>
@@ -165,8 +167,8 @@ const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int componen
   if (components < 1 || components > max_components)
     throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
                                 std::to_string(max_components));
-  const std::size_t row = fused ? std::size_t(operation_count) : std::size_t(op);
-  const std::size_t index = (row * 2 + (weighted ? 1 : 0)) * max_components + std::size_t(components - 1);
+  const std::size_t mode = fused ? 2 : weighted ? 1 : 0;
+  const std::size_t index = (std::size_t(op) * 3 + mode) * max_components + std::size_t(components - 1);
   Slot& slot = (*slots_)[index];
   std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted, fused); });  // retried if decide throws
   return slot.launch;
@@ -234,24 +236,71 @@ void Plan<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutp
 }
 
 template <class Real>
-void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const {
-  apply_laplacian(u, r, options, options_.stream);
+TransposeArguments Plan<Real>::fused_arguments(BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                               const TransposeOptions& options) const {
+  const BlockView& view = block_->view();
+  return transpose_arguments(Operation::physical_gradients_transpose, view.type, view.element_count, space_dimension_,
+                             table_.type(), table_.points(), block_->node_count(), u, r, options,
+                             table_.weights() != nullptr, coordinates_);
 }
 
 template <class Real>
-void Plan<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options,
-                                 cudaStream_t stream) const {
+void Plan<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  apply_operator(op, u, r, coefficient, options, options_.stream);
+}
+
+template <class Real>
+void Plan<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                BasicCoefficientView<Real> coefficient, const TransposeOptions& options,
+                                cudaStream_t stream) const {
   const ScopedDevice on_device(device_);
+  check_fused_arguments("apply_operator", op, fused_arguments(u, r, options), coefficient_arguments(coefficient));
+  const Operation transpose = transpose_of(forward_of(op));
   const BlockView& view = block_->view();
-  check_laplacian_arguments("apply_laplacian",
-                            transpose_arguments(Operation::physical_gradients_transpose, view.type, view.element_count,
-                                                space_dimension_, table_.type(), table_.points(), block_->node_count(), u,
-                                                r, options, table_.weights() != nullptr, coordinates_));
-  const Launch* l = view.element_count ? &launch(Operation::physical_gradients_transpose, u.components, true, true) : nullptr;
-  KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_, table_.transposed_gradients(),
+  const Launch* l = view.element_count ? &launch(transpose, u.components, true, true) : nullptr;
+  KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_,
+                        op == FusedOperator::mass ? table_.transposed_values() : table_.transposed_gradients(),
                         table_.points(), u.components, r.data, nullptr, flag_.data(), nullptr};
   args.weights = table_.weights();
+  args.coefficient = coefficient.data;
+  args.coefficient_entries = coefficient_entries(coefficient.shape, space_dimension_);
   launch_transpose(l, args, options, stream);
+}
+
+template <class Real>
+void Plan<Real>::operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                                   BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  const ScopedDevice on_device(device_);
+  check_diagonal_arguments("operator_diagonal", op, fused_arguments({nullptr, 0, components}, d, options),
+                           coefficient_arguments(coefficient));
+  const BlockView& view = block_->view();
+  Launch l;
+  if (view.element_count) {
+    const DeviceInfo& device = device_info(device_);
+    const int N = nodes_per_element(view.type), D = dimension(view.type.shape), Q = table_.points();
+    l.kernels = diagonal_kernel_set<Real>(view.type, op, space_dimension_);
+    // Threads over an element's points, then its nodes; 256 threads per block where shared memory allows.
+    const int threads = std::min((std::max(N, Q) + 31) / 32 * 32, 128);
+    int elements = std::max(1, 256 / threads);
+    while (elements > 1 && diagonal_shared_bytes(op, N, D, space_dimension_, Q, elements) > 48 * 1024) --elements;
+    l.config.shared_bytes = diagonal_shared_bytes(op, N, D, space_dimension_, Q, elements);
+    if (l.config.shared_bytes > device.shared_per_block_optin)
+      throw std::invalid_argument("operator_diagonal on " + to_string(view.type) + " with " + std::to_string(Q) +
+                                  " points needs " + std::to_string(l.config.shared_bytes) + " bytes of shared memory; " +
+                                  device.name + " allows " + std::to_string(device.shared_per_block_optin));
+    allow_shared_memory(device_, l.kernels.packed, l.config.shared_bytes);
+    l.config.elements_per_block = elements;
+    const offset_t groups = (view.element_count + elements - 1) / elements;
+    l.grid = dim3(unsigned(std::min<offset_t>(groups, offset_t(device.multiprocessors) * 8)));
+    l.block = dim3(unsigned(threads), 1, unsigned(elements));
+  }
+  KernelArgs<Real> args{view.connectivity, view.element_count, nullptr, coordinates_, table_.values(),
+                        table_.points(), components, d.data, nullptr, flag_.data(), nullptr};
+  args.weights = table_.weights();
+  args.coefficient = coefficient.data;
+  args.coefficient_entries = coefficient_entries(coefficient.shape, space_dimension_);
+  launch_transpose(view.element_count ? &l : nullptr, args, options, options_.stream);
 }
 
 // Clears the nodal output unless accumulating, then one launch, or one per colour for deterministic

@@ -37,6 +37,7 @@
 
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
+#include <feinterp/fem/arguments.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
 #include <feinterp/cuda/device_block.hpp>
@@ -118,12 +119,19 @@ class Plan {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out, const TransposeOptions& options,
                        cudaStream_t stream) const;
 
-  /// The fused Laplacian r = A u, A = sum_e sum_q w_q |det J| grad(phi_i) . grad(phi_j) per component:
-  /// apply(physical_gradients) then apply_transpose(physical_gradients, weighted) in one kernel, with no
-  /// point data in memory. `u` the nodal field; target and accumulate as for a transpose (weighted implied).
-  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
-  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options,
-                       cudaStream_t stream) const;
+  /// A fused operator r = A u (interpolator.hpp's apply_operator) in one kernel on `stream` (the plan's
+  /// unless given), with no point data in memory: the mass operator (values, rho, their transpose) or the
+  /// diffusion operator (physical gradients, kappa, their transpose). `u` the nodal field, `coefficient` at
+  /// the points; target and accumulate as for a transpose (weighted implied). Device arrays; sizes checked.
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient, const TransposeOptions& options, cudaStream_t stream) const;
+
+  /// Its diagonal for a field of `components` components (kernels/diagonal/diagonal_kernel.cuh), on the
+  /// plan's stream, summed as the plan's transposes are.
+  void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                         BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
 
   /// Colours of a deterministic plan (0 otherwise).
   int colours() const { return int(colour_offsets_.size()) - 1 > 0 ? int(colour_offsets_.size()) - 1 : 0; }
@@ -156,6 +164,8 @@ class Plan {
   Launch decide(Operation op, int components, bool weighted, bool fused) const;
   // The launches of a transpose (one, or one per colour) with `args` filled but for the store and list.
   void launch_transpose(const Launch* l, KernelArgs<Real> args, const TransposeOptions& options, cudaStream_t stream) const;
+  // A fused call's arrays for fem/arguments.hpp's checks: u (or none, for a diagonal) and r.
+  TransposeArguments fused_arguments(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const;
 
   int device_;
   std::shared_ptr<const DeviceBlock> block_;
@@ -169,9 +179,9 @@ class Plan {
   PlanOptions options_;
   int space_dimension_;
   mutable DeviceBuffer<unsigned long long> flag_;  // the sticky flag: written by launches of a const plan
-  // One slot per (operation, weighted, C), weighted mattering to transposes only, and per C for the fused
-  // Laplacian (a seventh row).
-  static constexpr std::size_t slot_count = std::size_t(operation_count + 1) * 2 * max_components;
+  // One slot per (operation, mode, C): the mode unweighted, weighted (transposes only) or fused (the values
+  // transpose for mass, the physical-gradient one for diffusion).
+  static constexpr std::size_t slot_count = std::size_t(operation_count) * 3 * max_components;
   mutable std::unique_ptr<std::array<Slot, slot_count>> slots_;
   DeviceBuffer<offset_t> colour_elements_;    // deterministic plans: fem/ordering/colouring.hpp's element list
   std::vector<offset_t> colour_offsets_;      // and its colour offsets, on the host

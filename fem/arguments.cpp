@@ -99,7 +99,34 @@ void check_transpose_arguments(const char* function, const TransposeArguments& a
                           " values (the plan was built without coordinates)");
 }
 
-void check_laplacian_arguments(const char* function, TransposeArguments a) {
+namespace {
+
+// A fused operator's output and coefficient, as for the weighted transpose of its forward operation with
+// the point data (which it does not read) taken as present.
+void check_fused_output(const char* function, FusedOperator op, TransposeArguments a, const CoefficientArguments& c) {
+  a.op = transpose_of(forward_of(op));
+  a.options.weighted = true;
+  a.point_data_size = point_data_size(a.op, a.element_count, a.points, a.components, dimension(a.block_type.shape),
+                                      a.space_dimension);
+  a.point_data = a.out;
+  check_transpose_arguments(function, a);
+  if (c.shape == CoefficientShape::none) return;
+  if (c.shape == CoefficientShape::symmetric_tensor && op != FusedOperator::diffusion)
+    fail(function, a, std::string("a symmetric tensor coefficient for the ") + fused_operator_name(op) +
+                          " operator, expected a scalar one (tensors are for diffusion)");
+  const int T = coefficient_entries(c.shape, a.space_dimension);
+  const std::size_t needed = std::size_t(a.element_count) * std::size_t(a.points) * std::size_t(T);
+  if (c.size != needed)
+    fail(function, a, "the coefficient has " + std::to_string(c.size) + " values, expected " + std::to_string(needed) +
+                          " (" + std::to_string(a.element_count) + " elements * " + std::to_string(a.points) +
+                          " points" + (T == 1 ? std::string() : " * " + std::to_string(T) + " tensor entries") + ")");
+  if (needed > 0 && !c.data) fail(function, a, "the coefficient data is null, expected " + std::to_string(needed) + " values");
+}
+
+}  // namespace
+
+void check_fused_arguments(const char* function, FusedOperator op, const TransposeArguments& a,
+                           const CoefficientArguments& coefficient) {
   check_common(function, a);
   const std::size_t field_size = std::size_t(a.node_count) * std::size_t(a.components);
   if (a.point_data_size != field_size)
@@ -107,13 +134,13 @@ void check_laplacian_arguments(const char* function, TransposeArguments a) {
                           std::to_string(a.node_count) + " * " + std::to_string(a.components) + " = " +
                           std::to_string(field_size));
   if (field_size > 0 && !a.point_data) fail(function, a, "the field data is null, expected " + std::to_string(field_size) + " values");
-  // The rest as for the weighted physical-gradient transpose, with the point data checked above.
-  a.op = Operation::physical_gradients_transpose;
-  a.options.weighted = true;
-  a.point_data_size = point_data_size(a.op, a.element_count, a.points, a.components, dimension(a.block_type.shape),
-                                      a.space_dimension);
-  a.point_data = a.point_data ? a.point_data : a.out;
-  check_transpose_arguments(function, a);
+  check_fused_output(function, op, a, coefficient);
+}
+
+void check_diagonal_arguments(const char* function, FusedOperator op, const TransposeArguments& a,
+                              const CoefficientArguments& coefficient) {
+  check_common(function, a);
+  check_fused_output(function, op, a, coefficient);
 }
 
 }  // namespace feinterp

@@ -89,10 +89,28 @@ inline bool transpose_needs_geometry(Operation op, const TransposeOptions& optio
 /// without coordinates, a physical-gradient transpose without coordinates.
 void check_transpose_arguments(const char* function, const TransposeArguments& args);
 
-/// The fused Laplacian's arrays (Interpolator::apply_laplacian): `point_data` is then the nodal field
-/// (node_count * components values), the output as for a weighted physical-gradient transpose into
-/// options.target. Throws std::invalid_argument as above; the point set must have weights and the plan
-/// coordinates.
-void check_laplacian_arguments(const char* function, TransposeArguments args);
+/// A fused operator's coefficient, by address and size.
+struct CoefficientArguments {
+  const void* data = nullptr;
+  std::size_t size = 0;
+  CoefficientShape shape = CoefficientShape::none;
+};
+
+template <class T>
+CoefficientArguments coefficient_arguments(BasicCoefficientView<T> c) {
+  return {c.data, c.size, c.shape};
+}
+
+/// A fused operator's arrays (Interpolator::apply_operator): `point_data` is then the nodal field
+/// (node_count * components values), the output as for the weighted transpose of forward_of(op) into
+/// options.target; the coefficient elements * points * coefficient_entries values, a tensor for diffusion
+/// only. Throws std::invalid_argument as above; the point set must have weights and the plan coordinates.
+void check_fused_arguments(const char* function, FusedOperator op, const TransposeArguments& args,
+                           const CoefficientArguments& coefficient);
+
+/// A fused operator's diagonal (Interpolator::operator_diagonal): as check_fused_arguments, with no field
+/// (`point_data` is not read); `components` sizes the output.
+void check_diagonal_arguments(const char* function, FusedOperator op, const TransposeArguments& args,
+                              const CoefficientArguments& coefficient);
 
 }  // namespace feinterp

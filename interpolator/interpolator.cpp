@@ -138,13 +138,30 @@ void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, B
 }
 
 template <class Real>
+void Interpolator<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                        BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  check_disjoint("apply_operator", "the field u", u.data, u.size, "the output r", r.data, r.size);
+  check_disjoint("apply_operator", "the coefficient", coefficient.data, coefficient.size, "the output r", r.data, r.size);
+  if (impl_->cpu) return impl_->cpu->apply_operator(op, u, r, coefficient, options);
+#if FEINTERP_HAS_CUDA
+  impl_->cuda->apply_operator(op, u, r, coefficient, options);
+#endif
+}
+
+template <class Real>
+void Interpolator<Real>::operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                                           BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
+  check_disjoint("operator_diagonal", "the coefficient", coefficient.data, coefficient.size, "the output d", d.data, d.size);
+  if (impl_->cpu) return impl_->cpu->operator_diagonal(op, components, d, coefficient, options);
+#if FEINTERP_HAS_CUDA
+  impl_->cuda->operator_diagonal(op, components, d, coefficient, options);
+#endif
+}
+
+template <class Real>
 void Interpolator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r,
                                          const TransposeOptions& options) const {
-  check_disjoint("apply_laplacian", "the field u", u.data, u.size, "the output r", r.data, r.size);
-  if (impl_->cpu) return impl_->cpu->apply_laplacian(u, r, options);
-#if FEINTERP_HAS_CUDA
-  impl_->cuda->apply_laplacian(u, r, options);
-#endif
+  apply_operator(FusedOperator::diffusion, u, r, {}, options);
 }
 
 template <class Real>

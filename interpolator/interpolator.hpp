@@ -91,12 +91,25 @@ class Interpolator {
   void apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                        const TransposeOptions& options = {}) const;
 
-  /// The Laplacian (stiffness) operator, fused: r = A u with A_ij = sum_e sum_q w_q |det J| grad(phi_i) .
-  /// grad(phi_j), per component (C components of u, the tangential gradients for d < s). Equal to
-  /// apply(physical_gradients) followed by apply_transpose(physical_gradients, weighted) but in one pass,
-  /// with no point data in memory (on the GPU one kernel). `u` the nodal field (node_count * C values);
-  /// options.target and options.accumulate as for a transpose (weighted is implied: the point set must
-  /// be a quadrature rule, and the plan needs coordinates).
+  /// A fused operator (core/operation.hpp's FusedOperator), r = A u: the mass operator
+  /// A_ij = sum_e sum_q w_q |det J| rho phi_i phi_j, or the diffusion (stiffness) operator
+  /// A_ij = sum_e sum_q w_q |det J| grad(phi_i) . kappa grad(phi_j), per component (C components of u;
+  /// the tangential gradients for d < s). Equal to apply(forward_of(op)), the coefficient applied at each
+  /// point, then apply_transpose(weighted), but in one pass with no point data in memory (on the GPU one
+  /// kernel). `u` the nodal field (node_count * C values); `coefficient` rho or kappa at the plan's points
+  /// (none: 1; a symmetric tensor for diffusion only); options.target and options.accumulate as for a
+  /// transpose (weighted is implied: the point set must be a quadrature rule, and the plan needs
+  /// coordinates).
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
+
+  /// The diagonal of apply_operator's A (Jacobi preconditioning), for a field of `components` components:
+  /// d[node * C + c] = A_nn, the same for every component; into the element vectors' diagonals with
+  /// options.target. Arguments as for apply_operator, without a field.
+  void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                         BasicCoefficientView<Real> coefficient = {}, const TransposeOptions& options = {}) const;
+
+  /// apply_operator(FusedOperator::diffusion, u, r, {}, options): the Laplacian with kappa = 1.
   void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
 
   /// cuda: waits for the plan's stream, then throws DegenerateElementError if a physical-gradient call

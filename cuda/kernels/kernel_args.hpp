@@ -46,6 +46,10 @@ struct KernelArgs {
   const Real* geometry_table = nullptr;    ///< reference gradients [n][d][q] (geometric transposes)
   const Real* weights = nullptr;           ///< w_q, or null: unweighted
   TransposeStore store = TransposeStore::atomic_add;
+  /// The fused operators (and their diagonals): rho or kappa at the points, [(e * Q + q) * T + t] with
+  /// T = coefficient_entries (fem/coefficient.hpp); null with T = 0 for none.
+  const Real* coefficient = nullptr;
+  int coefficient_entries = 0;
   // Sum-factorised kernels only (sum_factorised_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
   const Real* tensor_basis = nullptr;  ///< the 1D tables B[q1][a] then G[q1][a], Q1 x P1 reals each
   /// The same tables by value, for the forward kernel: its line workers all read one entry at a time, so

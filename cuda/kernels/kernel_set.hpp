@@ -44,8 +44,8 @@ KernelSet<Real> kernel_set(Operation op, int components, int space_dimension, bo
 
 /// The transpose kernels of one element type (the generated transpose_<shape>_<precision>.cu): `op` a
 /// transpose; `weighted` (w_q |det J| folded in) and physical gradients use the geometry, and only they
-/// read `space_dimension`; `fused`: the Laplacian (op the physical-gradient transpose, of the field's own
-/// gradients, weighted).
+/// read `space_dimension`; `fused`: a fused operator (op the values transpose for mass, the physical-gradient
+/// transpose for diffusion, of the field's own values or gradients, weighted).
 template <class Element, class Real>
 KernelSet<Real> transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted, bool fused,
                                      bool run_time_components = false);

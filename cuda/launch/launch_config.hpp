@@ -42,7 +42,8 @@ struct LaunchShape {
   int space_dimension = 2;   ///< S (physical gradients only)
   Precision precision = Precision::fp64;
   bool weighted = false;     ///< transposes: w_q |det J| folded in (the kernel then computes the geometry)
-  bool fused = false;        ///< the fused Laplacian: a weighted physical-gradient transpose of gradients it computes
+  bool fused = false;        ///< a fused operator: the weighted transpose of values (mass) or physical gradients
+                             ///< (diffusion) that it computes from the field
   KernelVariant variant = KernelVariant::dense;  ///< which kernel family runs it
   int points_per_direction = 0;  ///< Q1 of a tensor-product point set (points == Q1^d), else 0; what the
                                  ///< sum-factorised variant is compiled for

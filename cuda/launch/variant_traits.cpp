@@ -113,7 +113,7 @@ bool sum_factorised_applies(const LaunchShape& s, const DeviceInfo& device, std:
   if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
     return refuse(why_not, "the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
                                std::string(shape_name(s.type.shape)));
-  if (s.fused) return refuse(why_not, "the fused Laplacian has the dense kernel only");
+  if (s.fused) return refuse(why_not, "the fused operators have the dense kernel only");
   if (s.points_per_direction < 1)
     return refuse(why_not, "the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
   if (s.points_per_direction < min_tensor_points_per_direction ||

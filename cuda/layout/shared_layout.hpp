@@ -110,7 +110,7 @@ FEINTERP_HD SharedLayout shared_layout(int nodes, int dimension, int space_dimen
 //   [ data         E * C * R * Qp reals     the group's point data, [z][c*R + r][q] (Qp odd, as above);
 //                                           for physical gradients mapped in place to [c*R + d], d < D  ]
 //   [ coordinates  E * nodes * S reals      geometric transposes only (physical gradients, weighted)    ]
-//   [ field        E * nodes * C reals      the fused Laplacian only: the gathered nodal field, [z][n][c] ]
+//   [ field        E * nodes * C reals      the fused operators only: the gathered nodal field, [z][n][c]  ]
 //   [ connectivity 2 * E * nodes ints       as above                                                    ]
 //   [ orientation  E unsigned ints          geometric transposes only                                   ]
 struct TransposeSharedLayout {

@@ -524,7 +524,7 @@ TEST_F(Registry, SumFactorisedAppliesToTensorQuadsAndHexesOnly) {
   LaunchShape laplacian = as(tensor_hex3(Operation::physical_gradients_transpose), KernelVariant::sum_factorised);
   laplacian.weighted = laplacian.fused = true;
   EXPECT_FALSE(variant_applies(laplacian, test_gpu, &why));
-  EXPECT_TRUE(contains(why, "fused Laplacian")) << why;
+  EXPECT_TRUE(contains(why, "fused operators")) << why;
   EXPECT_FALSE(variant_applies(as(tensor_hex3(), KernelVariant::sum_factorised), device("Tiny GPU", 9, 0, 1024), &why));
   EXPECT_TRUE(contains(why, "bytes of shared memory")) << why;
 }
@@ -561,7 +561,7 @@ TEST_F(Registry, RequestedVariantIsUsedOrRefusedWithTheReason) {
   const VariantEnvironment environment("dense");
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), KernelVariant::sum_factorised),
             KernelVariant::sum_factorised);
-  // The fused Laplacian: dense whatever is asked.
+  // A fused operator: dense whatever is asked.
   LaunchShape laplacian = tensor_hex3(Operation::physical_gradients_transpose);
   laplacian.weighted = laplacian.fused = true;
   EXPECT_EQ(choose_kernel_variant(laplacian, test_gpu, nullptr, KernelVariant::sum_factorised), KernelVariant::dense);

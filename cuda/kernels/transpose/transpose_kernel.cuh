@@ -17,11 +17,13 @@
 // Threads per element: max(N, Q) up to max_threads_per_element, since step 4 runs over points and step
 // 5 over nodes.
 //
-// Fused (the Laplacian, Interpolator::apply_laplacian): step 3 gathers the nodal field instead of point
-// data, and step 4 computes each point's reference gradients from it (the forward kernel's sums), maps
-// them to physical gradients through K and straight back through K^T, scaled by w_q |det J|: the weighted
-// physical-gradient transpose of the field's own gradients, with no point data in global memory. Degenerate elements are flagged as in the forward kernel (args.first_bad, the element's
-// index in the block).
+// Fused (the mass and diffusion operators, Interpolator::apply_operator): step 3 gathers the nodal field
+// instead of point data, and step 4 computes each point's values (mass) or reference gradients (diffusion)
+// from it (the forward kernel's sums); gradients go to physical ones through K, through kappa, and straight
+// back through K^T; everything is scaled by w_q |det J| (and rho): the weighted transpose of the field's own
+// values or gradients, with no point data in global memory. The coefficient (args.coefficient, T values per
+// point, fem/coefficient.hpp) is read once per point. Degenerate elements are flagged as in the forward
+// kernel (args.first_bad, the element's index in the block).
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -32,6 +34,7 @@
 #include <feinterp/core/layout.hpp>
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
+#include <feinterp/fem/coefficient.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cuda/layout/component_kernels.hpp>
@@ -84,7 +87,8 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
   constexpr int Cc = run_time ? run_time_component_chunk : Cs;  // components per pass of step 4 (fused)
   const int CR = C * R;
   static_assert(!physical || Geometric, "the physical-gradient transpose needs the geometry");
-  static_assert(!Fused || physical, "the fused Laplacian is a physical-gradient transpose");
+  static_assert(!Fused || Geometric, "a fused operator is weighted");
+  static_assert(!Fused || Forward != Operation::reference_gradients, "the fused operators: mass and diffusion");
 
   const int Q = args.points;
   const int elements_per_block = blockDim.z;
@@ -162,18 +166,19 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
           for (int k = 0; k < S; ++k)
 #pragma unroll
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
-          // Fused: the field's reference gradients at q, components c0 .. c0 + Cc - 1 per pass (one pass
-          // when C is compiled); J is summed in the first.
+          // Fused: the field's values or reference gradients at q, components c0 .. c0 + Cc - 1 per pass
+          // (one pass when C is compiled); J is summed in the first.
           double K[S][D];
           double factor = 1.0;
           Real* data = s_data + z * CR * Qp + q;
+          const Real* kappa = args.coefficient + (offset_t(element_of(first + z)) * Q + q) * args.coefficient_entries;
           for (int c0 = 0; c0 < (Fused ? C : 1); c0 += Cc) {
-            Real reference[Fused ? Cc : 1][D];
+            Real reference[Fused ? Cc : 1][W];
             if constexpr (Fused)
 #pragma unroll
               for (int c = 0; c < Cc; ++c)
 #pragma unroll
-                for (int d = 0; d < D; ++d) reference[c][d] = Real(0);
+                for (int w = 0; w < W; ++w) reference[c][w] = Real(0);
 #pragma unroll
             for (int n = 0; n < N; ++n) {
               const Real* x = s_coordinates + (z * N + n) * S;
@@ -184,19 +189,25 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
                 if (c0 == 0)
 #pragma unroll
                   for (int k = 0; k < S; ++k) J[k][d] += double(x[k]) * shape;
-                if constexpr (Fused)
+                if constexpr (Fused && physical)
 #pragma unroll
                   for (int c = 0; c < Cc; ++c)
                     reference[c][d] += shape_real * s_field[(z * N + n) * C + (run_time ? min(c0 + c, C - 1) : c)];
+              }
+              if constexpr (Fused && !physical) {  // mass: the values table, [q][n] in shared memory
+                const Real t = s_table[q * N + n];
+#pragma unroll
+                for (int c = 0; c < Cc; ++c) reference[c][0] += t * s_field[(z * N + n) * C + (run_time ? min(c0 + c, C - 1) : c)];
               }
             }
             if (c0 == 0) {
               const double det = jacobian_determinant(J);
               orientation |= orientation_of(det, shape_quality(J, det));
               factor = args.weights ? double(__ldg(args.weights + q)) * fabs(det) : 1.0;
+              if (Fused && args.coefficient_entries == 1) factor *= double(kappa[0]);  // rho, or a scalar kappa
               if constexpr (physical) inverse_transpose(J, det, K);
             }
-            if constexpr (Fused) {  // this pass's components: K^T K times their reference gradients
+            if constexpr (Fused && physical) {  // this pass's components: K^T kappa K times their reference gradients
 #pragma unroll
               for (int c = 0; c < Cc; ++c) {
                 if (c0 + c >= C) break;
@@ -204,9 +215,16 @@ __device__ __forceinline__ void transpose_body(const KernelArgs<Real>& args) {
 #pragma unroll
                 for (int d = 0; d < D; ++d) computed[d] = double(reference[c][d]);
                 physical_gradient<S, D>(K, computed, g);
+                if (args.coefficient_entries > 1) apply_coefficient<S>(kappa, args.coefficient_entries, g);
                 physical_gradient_transpose<S, D>(K, g, back);
 #pragma unroll
                 for (int d = 0; d < D; ++d) data[((c0 + c) * R + d) * Qp] = Real(back[d] * factor);
+              }
+            } else if constexpr (Fused) {  // mass: this pass's values times w_q |det J| rho
+#pragma unroll
+              for (int c = 0; c < Cc; ++c) {
+                if (c0 + c >= C) break;
+                data[(c0 + c) * Qp] = Real(double(reference[c][0]) * factor);
               }
             } else if constexpr (physical) {  // every component's g, read back from the point data
 #pragma unroll

@@ -6,8 +6,9 @@
 // What is instantiated per element: C = 1..compiled_components and the run-time-C kernel
 // (layout/component_kernels.hpp) for each of
 //   values, reference gradients      without geometry (S unused), and with it (weighted) for each S;
-//   physical gradients               with geometry, for each S (weighted or not at run time), and fused
-//                                    (the Laplacian: its own gradients, always weighted).
+//   physical gradients               with geometry, for each S (weighted or not at run time);
+//   fused                            values (mass) and physical gradients (diffusion) of the field itself,
+//                                    with geometry (always weighted), for each S.
 #pragma once
 
 #include <stdexcept>
@@ -54,11 +55,15 @@ KernelSet<Real> transposes_by_geometry(int components, int space_dimension, bool
 template <class Element, class Real>
 KernelSet<Real> transpose_kernel_set(Operation op, int components, int space_dimension, bool weighted, bool fused,
                                      bool run_time_components) {
-  if (fused && op != Operation::physical_gradients_transpose)
-    throw std::invalid_argument("transpose_kernel_set: only the physical-gradient transpose is fused (the Laplacian)");
+  if (fused && op == Operation::reference_gradients_transpose)
+    throw std::invalid_argument("transpose_kernel_set: the fused operators are the values (mass) and physical-gradient "
+                                "(diffusion) transposes");
   const bool run_time = run_time_components;
   switch (op) {
     case Operation::values_transpose:
+      if (fused)
+        return detail::transposes_by_geometry<Element, Operation::values, true, Real>(components, space_dimension, true,
+                                                                                      run_time);
       return detail::transposes_by_geometry<Element, Operation::values, false, Real>(components, space_dimension,
                                                                                      weighted, run_time);
     case Operation::reference_gradients_transpose:
