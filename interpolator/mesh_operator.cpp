@@ -50,7 +50,8 @@ std::size_t sum_before(const char* call, const Plans& plans, std::size_t b, Size
 
 template <class Real>
 MeshOperator<Real>::MeshOperator(const std::vector<OperatorBlock>& blocks, offset_t node_count, const Real* coordinates,
-                                 const InterpolatorOptions& options) {
+                                 const InterpolatorOptions& options)
+    : coordinates_(coordinates) {
   if (blocks.empty()) throw std::invalid_argument("MeshOperator: no blocks; expected at least one");
   InterpolatorOptions resolved = options;
   resolved.executor = resolve_executor(options.executor);
@@ -125,13 +126,63 @@ void MeshOperator<Real>::integrate(Operation op, BasicFieldView<Real> f, BasicOu
 }
 
 template <class Real>
-void MeshOperator<Real>::apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, bool accumulate) const {
+std::size_t MeshOperator<Real>::coefficient_offset(std::size_t b, CoefficientShape shape) const {
+  return sum_before("coefficient_offset", plans_, b, [&](const Interpolator<Real>& plan) {
+    return plan.detj_size() * std::size_t(coefficient_entries(shape, plan.space_dimension()));
+  });
+}
+
+template <class Real>
+std::size_t MeshOperator<Real>::coefficient_size(CoefficientShape shape) const {
+  return coefficient_offset(plans_.size(), shape);
+}
+
+template <class Real>
+void MeshOperator<Real>::point_coordinates(BasicOutputView<Real> x) const {
+  if (!coordinates_)
+    throw std::invalid_argument("MeshOperator::point_coordinates: the operator was built without coordinates");
+  interpolate(Operation::values, {coordinates_, std::size_t(node_count()) * 3, 3}, x);
+}
+
+template <class Real>
+template <class Call>
+void MeshOperator<Real>::for_each_block(const char* call, BasicCoefficientView<Real> coefficient, bool accumulate,
+                                        Call&& per_block) const {
+  if (coefficient.shape != CoefficientShape::none)
+    part(call, "the coefficient", coefficient, 0, coefficient_size(coefficient.shape));
   TransposeOptions options;
   options.accumulate = accumulate;
+  std::size_t offset = 0;
   for (std::size_t b = 0; b < plans_.size(); ++b) {
-    for_block("MeshOperator::apply_laplacian", b, plans_[b].block(), [&] { plans_[b].apply_laplacian(u, r, options); });
-    options.accumulate = true;
+    BasicCoefficientView<Real> block_coefficient{};
+    if (coefficient.shape != CoefficientShape::none) {
+      const std::size_t size =
+          plans_[b].detj_size() * std::size_t(coefficient_entries(coefficient.shape, plans_[b].space_dimension()));
+      block_coefficient = part(call, "the coefficient", coefficient, offset, size);
+      offset += size;
+    }
+    for_block(std::string("MeshOperator::") + call, b, plans_[b].block(),
+              [&] { per_block(plans_[b], block_coefficient, options); });
+    options.accumulate = true;  // every block after the first adds to the sum
   }
+}
+
+template <class Real>
+void MeshOperator<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                                        BasicCoefficientView<Real> coefficient, bool accumulate) const {
+  for_each_block("apply_operator", coefficient, accumulate,
+                 [&](const Interpolator<Real>& plan, BasicCoefficientView<Real> c, const TransposeOptions& options) {
+                   plan.apply_operator(op, u, r, c, options);
+                 });
+}
+
+template <class Real>
+void MeshOperator<Real>::operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                                           BasicCoefficientView<Real> coefficient) const {
+  for_each_block("operator_diagonal", coefficient, false,
+                 [&](const Interpolator<Real>& plan, BasicCoefficientView<Real> c, const TransposeOptions& options) {
+                   plan.operator_diagonal(op, components, d, c, options);
+                 });
 }
 
 template <class Real>

@@ -10,7 +10,7 @@
 //   const MeshOperator<double> op(blocks, mesh.node_count(), mesh.coordinates.data());
 //   op.interpolate(Operation::values, {u, n * C, C}, {q, op.output_size(Operation::values, C)});
 //   op.integrate(Operation::values, {q, q_size, C}, {r, n * C}, {.weighted = true});   // r = M u
-//   op.apply_laplacian({u, n * C, C}, {r, n * C});                                      // r = A u
+//   op.apply_operator(FusedOperator::diffusion, {u, n * C, C}, {r, n * C});              // r = A u
 //
 // Each block has its own plan (Interpolator<Real>: one element type and order, its own points), all on
 // one executor; a block's plan is plan(b). Point data of every block lie in one array, block after block,
@@ -75,15 +75,37 @@ class MeshOperator {
   /// to r instead of overwriting it. Element vectors are a block's own: ask plan(b) for them.
   void integrate(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> r, const TransposeOptions& options = {}) const;
 
-  /// The stiffness operator over every block, r = A u (Interpolator::apply_laplacian per block, summed);
+  /// Values of a coefficient of `shape` at every block's points (det J's layout times its entries per
+  /// point, core/operation.hpp), and block b's first one.
+  std::size_t coefficient_size(CoefficientShape shape) const;
+  std::size_t coefficient_offset(std::size_t b, CoefficientShape shape) const;
+
+  /// The physical coordinates of every block's points, x[(point)*3 + k] block after block as interpolate
+  /// writes a 3-component field's values (output_size(Operation::values, 3) values): where to evaluate a
+  /// coefficient or a source. Needs the coordinates.
+  void point_coordinates(BasicOutputView<Real> x) const;
+
+  /// A fused operator over every block, r = A u (Interpolator::apply_operator per block, summed in block
+  /// order): mass or diffusion, `coefficient` at every block's points (coefficient_offset), none for 1;
   /// `accumulate` adds to r.
-  void apply_laplacian(BasicFieldView<Real> u, BasicOutputView<Real> r, bool accumulate = false) const;
+  void apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicOutputView<Real> r,
+                      BasicCoefficientView<Real> coefficient = {}, bool accumulate = false) const;
+
+  /// Its diagonal for a field of `components` components (Interpolator::operator_diagonal, summed).
+  void operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
+                         BasicCoefficientView<Real> coefficient = {}) const;
 
   /// Every plan's check(): GPU plans report a degenerate element met since the last check.
   void check() const;
 
  private:
+  // Calls per_block(plan, its part of `coefficient`, options) for each block in order, accumulating after
+  // the first; a plan's std::invalid_argument names its block.
+  template <class Call>
+  void for_each_block(const char* call, BasicCoefficientView<Real> coefficient, bool accumulate, Call&& per_block) const;
+
   std::vector<Interpolator<Real>> plans_;
+  const Real* coordinates_;
 };
 
 }  // namespace feinterp
