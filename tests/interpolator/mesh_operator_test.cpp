@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/fem/boundary.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/structured_box.hpp>
+#include <feinterp/interpolator/constrained_operator.hpp>
 #include <feinterp/interpolator/mesh_operator.hpp>
 
 #include <feinterp/tests/support/expect_invalid.hpp>
@@ -93,6 +95,7 @@ struct Placed {
     }
     this->options = options;
     this->options.executor = executor;
+    this->options.summation = Summation::deterministic;  // the tests compare sums bitwise
   }
   MeshOperator<Real> make() const { return MeshOperator<Real>(blocks, node_count, coordinates.data(), options); }
   InterpolatorOptions options;
@@ -111,7 +114,7 @@ std::vector<double> apply(const MeshOperator<double>& op, Form form, const std::
   const ExecutorArray<double> field(executor, u);
   ExecutorArray<double> r(executor, std::vector<double>(u.size(), nan_value));
   if (form == Form::stiffness) {
-    op.apply_laplacian({field.data(), field.size(), C}, {r.data(), r.size()});
+    op.apply_operator(FusedOperator::diffusion, {field.data(), field.size(), C}, {r.data(), r.size()});
   } else {
     ExecutorArray<double> q(executor, std::vector<double>(op.output_size(Operation::values, C), nan_value));
     op.interpolate(Operation::values, {field.data(), field.size(), C}, {q.data(), q.size()});
@@ -133,7 +136,7 @@ TEST_P(MeshOperatorOrders, InterpolateAndIntegrateAreTheBlocksPlans) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const HostMesh mesh = mixed_square(p, 5, rng);
+  const HostMesh mesh = mixed_square(p, 6, rng);
   const Placed<double> placed(mesh);
   const MeshOperator<double> op = placed.make();
   ASSERT_EQ(op.block_count(), 2u);
@@ -258,6 +261,162 @@ TEST(MeshOperator, TwoBlocksOfHexahedraAreOneCube) {
   }
 }
 
+/// The blocks of a HostMesh as host views (for boundary_nodes).
+std::vector<BlockView> host_views(const HostMesh& mesh) {
+  std::vector<BlockView> views;
+  for (std::size_t b = 0; b < mesh.types.size(); ++b)
+    views.push_back({mesh.types[b], mesh.connectivities[b].data(),
+                     offset_t(mesh.connectivities[b].size()) / nodes_per_element(mesh.types[b]),
+                     dimension(mesh.types[b].shape) == 3 ? 3 : 2});
+  return views;
+}
+
+TEST_P(MeshOperatorOrders, FusedOperatorsAndDiagonalsAreTheBlocksPlans) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  const int p = GetParam(), C = 2;
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const HostMesh mesh = mixed_square(p, 4, rng);
+  const Placed<double> placed(mesh);
+  const MeshOperator<double> op = placed.make();
+  const Executor& executor = op.executor();
+  const std::vector<double> u = test::random_field(mesh.node_count(), C, rng);
+  const ExecutorArray<double> field(executor, u);
+  const CoefficientShape shape = CoefficientShape::symmetric_tensor;
+  ASSERT_EQ(op.coefficient_size(shape), op.detj_size() * 3);
+  // A tensor 2 I + noise at every point of every block.
+  std::vector<double> k = test::random_field(offset_t(op.detj_size()), 3, rng);
+  for (std::size_t i = 0; i < k.size(); i += 3) k[i] += 2.0, k[i + 1] *= 0.3, k[i + 2] += 2.0;
+  const ExecutorArray<double> kappa(executor, k);
+  for (FusedOperator form : {FusedOperator::mass, FusedOperator::diffusion}) {
+    SCOPED_TRACE(fused_operator_name(form));
+    const CoefficientShape s = form == FusedOperator::mass ? CoefficientShape::scalar : shape;
+    ExecutorArray<double> r(executor, std::vector<double>(u.size(), nan_value)), d(executor, r.size());
+    op.apply_operator(form, {field.data(), field.size(), C}, {r.data(), r.size()}, {kappa.data(), op.coefficient_size(s), s});
+    op.operator_diagonal(form, C, {d.data(), d.size()}, {kappa.data(), op.coefficient_size(s), s});
+    ExecutorArray<double> r_hand(executor, std::vector<double>(u.size(), nan_value)), d_hand(executor, r.size());
+    for (std::size_t b = 0; b < op.block_count(); ++b) {
+      TransposeOptions options;
+      options.accumulate = b > 0;
+      const BasicCoefficientView<double> part{kappa.data() + op.coefficient_offset(b, s),
+                                              op.plan(b).detj_size() * std::size_t(coefficient_entries(s, 2)), s};
+      op.plan(b).apply_operator(form, {field.data(), field.size(), C}, {r_hand.data(), r_hand.size()}, part, options);
+      op.plan(b).operator_diagonal(form, C, {d_hand.data(), d_hand.size()}, part, options);
+    }
+    op.check();
+    EXPECT_EQ(r.to_vector(), r_hand.to_vector());
+    EXPECT_EQ(d.to_vector(), d_hand.to_vector());
+  }
+}
+
+TEST_P(MeshOperatorOrders, MassWithTheCoordinateAsCoefficientIsTheMassOfTheCoordinate) {
+  // 1^T M_rho 1 with rho = x at the points (point_coordinates) is sum_q w |J| x_h(xi_q) = 1^T M x, whatever
+  // the rule's exactness: the points' coordinates and their offsets per block are right.
+  FEINTERP_REQUIRE_EXECUTOR();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const HostMesh mesh = mixed_square(GetParam(), 4, rng);
+  const Placed<double> placed(mesh);
+  const MeshOperator<double> op = placed.make();
+  const Executor& executor = op.executor();
+  ExecutorArray<double> points(executor, std::vector<double>(op.output_size(Operation::values, 3), nan_value));
+  op.point_coordinates({points.data(), points.size()});
+  const std::vector<double> xyz = points.to_vector();
+  std::vector<double> rho(op.coefficient_size(CoefficientShape::scalar));
+  for (std::size_t q = 0; q < rho.size(); ++q) rho[q] = xyz[q * 3];
+  const ExecutorArray<double> coefficient(executor, rho);
+  const std::vector<double> ones(std::size_t(mesh.node_count()), 1.0);
+  std::vector<double> x(ones.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = mesh.coordinates[i * 3];
+  const ExecutorArray<double> one_field(executor, ones);
+  ExecutorArray<double> r(executor, std::vector<double>(ones.size(), nan_value));
+  op.apply_operator(FusedOperator::mass, {one_field.data(), one_field.size(), 1}, {r.data(), r.size()},
+                    {coefficient.data(), coefficient.size(), CoefficientShape::scalar});
+  EXPECT_NEAR(dot(ones, r.to_vector()), dot(ones, apply(op, Form::mass, x, 1)), 1e-13);
+}
+
+/// Solves A_c x = b on the host with CG to a relative residual of 1e-13, A_c applied where `a` computes.
+std::vector<double> conjugate_gradients(const ConstrainedOperator<double>& a, const std::vector<double>& b,
+                                        BasicCoefficientView<double> kappa) {
+  const Executor& executor = a.mesh_operator().executor();
+  auto apply = [&](const std::vector<double>& v) {
+    const ExecutorArray<double> in(executor, v);
+    ExecutorArray<double> out(executor, std::vector<double>(v.size(), nan_value));
+    a.apply(FusedOperator::diffusion, {in.data(), in.size(), 1}, {out.data(), out.size()}, kappa);
+    return out.to_vector();
+  };
+  std::vector<double> x(b.size(), 0.0), r = b, p = b;
+  double rr = dot(r, r);
+  const double stop = 1e-26 * rr;
+  for (std::size_t it = 0; it < 4 * b.size() && rr > stop; ++it) {
+    const std::vector<double> Ap = apply(p);
+    const double alpha = rr / dot(p, Ap);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += alpha * p[i], r[i] -= alpha * Ap[i];
+    const double next = dot(r, r);
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = r[i] + next / rr * p[i];
+    rr = next;
+  }
+  return x;
+}
+
+TEST_P(MeshOperatorOrders, ConstrainedDiffusionReproducesLinearSolutions) {
+  // -div(kappa grad u) = 0 with a constant SPD kappa has the linear solutions, which every order
+  // reproduces exactly: with u = g on the boundary (boundary_nodes), CG on A_c x = eliminate(g, 0) gives
+  // x = u at every node. Also: A_c is symmetric, (A_c v)_D = v_D, and its diagonal is A's with 1 on D.
+  FEINTERP_REQUIRE_EXECUTOR();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const HostMesh mesh = mixed_square(GetParam(), 4, rng);  // an even M: the halves meet on cell edges
+  const Placed<double> placed(mesh);
+  const MeshOperator<double> op = placed.make();
+  const Executor& executor = op.executor();
+  const offset_t n = mesh.node_count();
+  std::vector<double> k(op.coefficient_size(CoefficientShape::symmetric_tensor));
+  for (std::size_t i = 0; i < k.size(); i += 3) k[i] = 2.0, k[i + 1] = 0.5, k[i + 2] = 1.0;
+  const ExecutorArray<double> kappa_array(executor, k);
+  const BasicCoefficientView<double> kappa{kappa_array.data(), kappa_array.size(), CoefficientShape::symmetric_tensor};
+  const ConstrainedOperator<double> a(op, boundary_nodes(host_views(mesh), n));
+  ASSERT_FALSE(a.nodes().empty());
+
+  std::vector<double> exact(std::size_t(n), 0.0);
+  for (offset_t i = 0; i < n; ++i)
+    exact[std::size_t(i)] = 0.3 + 1.5 * mesh.coordinates[std::size_t(i) * 3] - 0.7 * mesh.coordinates[std::size_t(i) * 3 + 1];
+  const ExecutorArray<double> g(executor, exact);
+  ExecutorArray<double> b(executor, std::vector<double>(std::size_t(n), 0.0));
+  a.eliminate(FusedOperator::diffusion, {g.data(), g.size(), 1}, {b.data(), b.size()}, kappa);
+  const std::vector<double> x = conjugate_gradients(a, b.to_vector(), kappa);
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(x[i] - exact[i]));
+  EXPECT_LE(worst, 1e-10);
+
+  const std::vector<double> u = test::random_field(n, 1, rng), v = test::random_field(n, 1, rng);
+  auto apply_c = [&](const std::vector<double>& w) {
+    const ExecutorArray<double> in(executor, w);
+    ExecutorArray<double> out(executor, std::vector<double>(w.size(), nan_value));
+    a.apply(FusedOperator::diffusion, {in.data(), in.size(), 1}, {out.data(), out.size()}, kappa);
+    return out.to_vector();
+  };
+  const std::vector<double> Au = apply_c(u), Av = apply_c(v);
+  EXPECT_NEAR(dot(u, Av), dot(v, Au), 1e-12 * (std::fabs(dot(u, Av)) + 1));
+  for (node_index i : a.nodes()) ASSERT_EQ(Au[std::size_t(i)], u[std::size_t(i)]) << "node " << i;
+  ExecutorArray<double> d(executor, std::vector<double>(std::size_t(n), nan_value)), d_free(executor, std::size_t(n));
+  a.diagonal(FusedOperator::diffusion, {d.data(), d.size()}, kappa);
+  op.operator_diagonal(FusedOperator::diffusion, 1, {d_free.data(), d_free.size()}, kappa);
+  const std::vector<double> dc = d.to_vector(), da = d_free.to_vector();
+  std::vector<bool> constrained(std::size_t(n), false);
+  for (node_index i : a.nodes()) constrained[std::size_t(i)] = true;
+  for (std::size_t i = 0; i < dc.size(); ++i) ASSERT_EQ(dc[i], constrained[i] ? 1.0 : da[i]) << "node " << i;
+
+  test::expect_invalid([&] { ConstrainedOperator<double>(op, {node_index(n)}); }, "outside the operator's numbering");
+  ExecutorArray<double> same(executor, std::size_t(n));
+  test::expect_invalid(
+      [&] { a.apply(FusedOperator::diffusion, {same.data(), same.size(), 1}, {same.data(), same.size()}, kappa); },
+      "overlaps");
+}
+
 TEST(MeshOperator, RefusesWhatItCannotDo) {
   FEINTERP_REQUIRE_EXECUTOR();
   std::mt19937_64 rng(test::test_seed());
@@ -287,8 +446,9 @@ TEST(MeshOperator, RefusesWhatItCannotDo) {
   test::expect_invalid([&] { op.integrate(Operation::values, {out.data(), out.size(), 1}, {r.data(), r.size()}); },
                        "the point data f has");
   ExecutorArray<double> short_r(executor, std::size_t(mesh.node_count()) - 1);
-  test::expect_invalid([&] { op.apply_laplacian({u.data(), u.size(), 1}, {short_r.data(), short_r.size()}); },
-                       "MeshOperator::apply_laplacian: block 0 (quadrilateral p1): ");
+  test::expect_invalid(
+      [&] { op.apply_operator(FusedOperator::diffusion, {u.data(), u.size(), 1}, {short_r.data(), short_r.size()}); },
+      "MeshOperator::apply_operator: block 0 (quadrilateral p1): ");
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ inline RandomBlock structured_block(ElementType type, int M, double perturbation
 }
 
 /// The connectivity of the elements of `box` whose centroid lies left of x = 1/2 (`left`), or right of it:
-/// two blocks of one mesh over the box's nodes, for operators and boundaries over several blocks.
+/// two blocks of one mesh over the box's nodes, for operators and boundaries over several blocks. With an even
+/// number of cells per axis the halves meet on cell edges (an odd one leaves a gap of the middle column).
 inline std::vector<node_index> structured_half(const StructuredBox& box, bool left) {
   const int N = nodes_per_element(box.type);
   std::vector<node_index> kept;
