@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Conjugate gradients for A x = b on the free nodes, with the Dirichlet nodes eliminated by masking:
-// the residual and the search direction are zero there, so that only the rows and columns of the free
-// nodes take part (the lifting of the boundary values is done by the caller, in the right-hand side).
-// Unpreconditioned; all vectors live where the executor computes, and only the scalars come back.
+// Conjugate gradients for A x = b, A symmetric positive definite: the Poisson operator with its Dirichlet
+// rows and columns the identity's (feinterp's ConstrainedOperator), or the mass operator. Unpreconditioned;
+// all vectors live where the executor computes, and only the scalars come back.
 #pragma once
 
 #include <cmath>
@@ -25,14 +24,13 @@ struct CgResult {
   bool converged = false;
 };
 
-/// Solves A x = b for x on the nodes where mask = 1 (x = 0 where mask = 0), starting from x = 0.
-/// `apply(in, out)` computes out = A in; b is left untouched. All arrays have n values.
+/// Solves A x = b, starting from x = 0. `apply(in, out)` computes out = A in; b is left untouched. All
+/// arrays have n values.
 template <class Apply>
-CgResult conjugate_gradients(const Apply& apply, const VectorOps& ops, feinterp::Executor executor, const double* mask,
-                             const double* b, double* x, std::size_t n, const CgOptions& options = {}) {
+CgResult conjugate_gradients(const Apply& apply, const VectorOps& ops, feinterp::Executor executor, const double* b,
+                             double* x, std::size_t n, const CgOptions& options = {}) {
   feinterp::ExecutorArray<double> r(executor, n), p(executor, n), q(executor, n);
   ops.copy(b, r.data(), n);
-  ops.mask(mask, r.data(), n);
   ops.zero(x, n);
   ops.copy(r.data(), p.data(), n);
   double rr = ops.dot(r.data(), r.data(), n);
@@ -42,7 +40,6 @@ CgResult conjugate_gradients(const Apply& apply, const VectorOps& ops, feinterp:
   const double stop = options.relative_tolerance * options.relative_tolerance * rr0;
   while (result.iterations < options.max_iterations) {
     apply(p.data(), q.data());
-    ops.mask(mask, q.data(), n);
     const double alpha = rr / ops.dot(p.data(), q.data(), n);
     ops.axpy(alpha, p.data(), x, n);
     ops.axpy(-alpha, q.data(), r.data(), n);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // poisson: the worked FEM operator of feinterp (issue 13), built against the installed package.
 //
-// Solves -Laplace(u) = f in the unit ball, u = the manufactured solution (manufactured.hpp) on its
-// boundary (the mesh's physical group "boundary"), with the matrix-free operator
-// A u = sum_e sum_q grad(phi) . (w_q |det J|) grad(u) (poisson_operator.hpp) inside unpreconditioned
-// conjugate gradients (cg.hpp), on tetrahedra and hexahedra of order p = 1, 2, 3 from Gmsh, whose
-// boundary nodes lie on the sphere (geometry of order p). Prints the convergence table (L2 rate ~ p + 1,
+// Solves -div(kappa grad u) = f in the unit ball, kappa = 1 + x^2, u = the manufactured solution
+// (manufactured.hpp) on its boundary (the nodes of the mesh's physical group "boundary"), with the
+// matrix-free operator A u = sum_e sum_q grad(phi) . (w_q |det J| kappa) grad(u) over every block of the
+// mesh, its Dirichlet rows and columns the identity's (poisson_operator.hpp: MeshOperator,
+// ConstrainedOperator) inside unpreconditioned conjugate gradients (cg.hpp); and projects u onto the
+// elements (CG on the mass operator). On tetrahedra and hexahedra of order p = 1, 2, 3 from Gmsh, whose
+// boundary nodes lie on the sphere (geometry of order p). Prints the convergence table (L2 rates ~ p + 1,
 // H1 ~ p) with the operator's throughput, and fails (exit 1) when an L2 rate at a type's finest pair is
-// below p + 1 - 0.3 or CG does not converge. Everything runs on the plan's executor: the GPU when one is
+// below p + 1 - 0.3 or a CG solve does not converge. Everything runs on the plan's executor: the GPU when one is
 // usable (vector_ops.cu), else the CPU.
 //
 //   poisson                 CPU-sized: 3 levels per type and order, well under a minute on 2 cores
@@ -204,7 +206,8 @@ int main(int argc, char** argv) {
   try {
     const Executor executor = resolve_executor(options.executor);
     const std::string device = describe_executor(executor);
-    std::printf("poisson: -Laplace(u) = f in the unit ball, u = sin(2x) e^y cos(1.5z), on %s\n", device.c_str());
+    std::printf("poisson: -div((1 + x^2) grad u) = f in the unit ball, u = sin(2x) e^y cos(1.5z), on %s\n",
+                device.c_str());
     std::fflush(stdout);
 
     poisson::CaseOptions case_options;

@@ -12,7 +12,9 @@ namespace poisson {
 
 struct Row {
   CaseResult result;
-  double l2_rate = 0, h1_rate = 0;  ///< log(e_prev / e) / log(h_prev / h); NaN on a type's first row
+  /// log(e_prev / e) / log(h_prev / h), of the solution's errors and the projection's; NaN on a type's
+  /// first row
+  double l2_rate = 0, h1_rate = 0, projection_rate = 0;
 };
 
 /// Rows in the order of `results`; a row's rates are against the previous row of the same type.
@@ -22,8 +24,8 @@ std::string format_table(const std::vector<Row>& rows);
 std::string format_csv(const std::vector<Row>& rows);
 std::string format_json(const std::vector<Row>& rows, const std::string& device);
 
-/// One line per failure: a type whose L2 rate at its finest pair is below p + 1 - slack, or a CG
-/// solve that did not converge. Empty when everything passes.
+/// One line per failure: a type whose L2 rate (of the solution or of the projection) at its finest pair is
+/// below p + 1 - slack, or a CG solve that did not converge. Empty when everything passes.
 std::vector<std::string> check_rates(const std::vector<Row>& rows, double slack);
 
 }  // namespace poisson

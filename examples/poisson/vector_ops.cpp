@@ -22,9 +22,6 @@ class CpuVectorOps final : public VectorOps {
   void xpby(const double* x, double b, double* y, std::size_t n) const override {
     for (std::size_t i = 0; i < n; ++i) y[i] = x[i] + b * y[i];
   }
-  void mask(const double* m, double* y, std::size_t n) const override {
-    for (std::size_t i = 0; i < n; ++i) y[i] *= m[i];
-  }
   void zero(double* y, std::size_t n) const override {
     for (std::size_t i = 0; i < n; ++i) y[i] = 0;
   }

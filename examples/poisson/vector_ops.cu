@@ -39,11 +39,6 @@ __global__ void xpby_kernel(const double* x, double b, double* y, std::size_t n)
     y[i] = x[i] + b * y[i];
 }
 
-__global__ void mask_kernel(const double* m, double* y, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
-    y[i] *= m[i];
-}
-
 class CudaVectorOps final : public VectorOps {
  public:
   double dot(const double* x, const double* y, std::size_t n) const override {
@@ -57,10 +52,6 @@ class CudaVectorOps final : public VectorOps {
   void xpby(const double* x, double b, double* y, std::size_t n) const override {
     xpby_kernel<<<blocks_for(n), threads_per_block>>>(x, b, y, n);
     check_launch("xpby");
-  }
-  void mask(const double* m, double* y, std::size_t n) const override {
-    mask_kernel<<<blocks_for(n), threads_per_block>>>(m, y, n);
-    check_launch("mask");
   }
   void zero(double* y, std::size_t n) const override {
     const cudaError_t status = cudaMemsetAsync(y, 0, n * sizeof(double), 0);  // all-zero bytes: +0.0

@@ -20,8 +20,6 @@ class VectorOps {
   virtual void axpy(double a, const double* x, double* y, std::size_t n) const = 0;
   /// y = x + b y
   virtual void xpby(const double* x, double b, double* y, std::size_t n) const = 0;
-  /// y *= mask (1 on free nodes, 0 on constrained ones): CG's rows and columns of the Dirichlet nodes.
-  virtual void mask(const double* mask, double* y, std::size_t n) const = 0;
   /// y = 0
   virtual void zero(double* y, std::size_t n) const = 0;
   /// y = x
