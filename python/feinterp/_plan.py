@@ -220,18 +220,46 @@ class Interpolator:
         self._plan.apply_transpose(op, f, out, options)
         return out
 
-    def apply_laplacian(self, u, out=None, *, target="nodes", accumulate=False):
-        """r = A u, A the stiffness matrix sum_q w_q |det J| grad(phi_i) . grad(phi_j); returns out."""
+    def apply_operator(self, op, u, out=None, *, coefficient=None, target="nodes", accumulate=False):
+        """r = A u for the fused operator op ("mass" or "diffusion"): A_ij = sum_q w_q |det J| rho phi_i phi_j,
+        or sum_q w_q |det J| grad(phi_i) . kappa grad(phi_j), per component, in one pass. coefficient: rho or
+        kappa at the plan's points, None (1), shape (E, Q), or (E, Q, s(s+1)/2) for a symmetric tensor kappa
+        (its upper entries row by row). Returns out."""
+        op = _enum(_f.FusedOperator, op)
         options = _f.TransposeOptions(_enum(_f.TransposeTarget, target), True, bool(accumulate))
         components = _nodal_components(u)
         if out is None and components is not None:
-            if options.target == _f.TransposeTarget.nodes:
-                shape = tuple(u.shape)
-            else:
-                shape = (self.element_count, self.nodes_per_element, components)
-            out = _arrays.empty(u, shape, zero=accumulate)
-        self._plan.apply_laplacian(u, out, options)
+            out = _arrays.empty(u, self._fused_shape(options.target, components, tuple(u.shape)), zero=accumulate)
+        self._plan.apply_operator(op, u, out, coefficient, options)
         return out
+
+    def operator_diagonal(self, op, components=1, out=None, *, coefficient=None, target="nodes", like=None):
+        """The diagonal of apply_operator's A for a field of `components` components (the same for each):
+        shape (N,) for one component, (N, C) otherwise, or the element vectors' diagonals. When out is None
+        the result takes the kind (NumPy, CuPy, PyTorch) and device of `like`, else of the coefficient, else
+        it is a NumPy array (a cpu plan; a cuda plan needs one of them)."""
+        op = _enum(_f.FusedOperator, op)
+        options = _f.TransposeOptions(_enum(_f.TransposeTarget, target), True, False)
+        if out is None:
+            nodal = (self.node_count,) if components == 1 else (self.node_count, components)
+            shape = self._fused_shape(options.target, components, nodal)
+            like = like if like is not None else coefficient
+            if like is None and self.executor != _f.Executor.cpu:
+                raise TypeError("operator_diagonal: a cuda plan needs out=, like= or a coefficient to say where "
+                                "the diagonal goes")
+            out = numpy.empty(shape, dtype=self.dtype) if like is None else _arrays.empty(like, shape)
+        self._plan.operator_diagonal(op, components, out, coefficient, options)
+        return out
+
+    def apply_laplacian(self, u, out=None, *, target="nodes", accumulate=False):
+        """apply_operator("diffusion", u) with kappa = 1: the stiffness matrix
+        sum_q w_q |det J| grad(phi_i) . grad(phi_j) applied to u; returns out."""
+        return self.apply_operator("diffusion", u, out, target=target, accumulate=accumulate)
+
+    def _fused_shape(self, target, components, nodal_shape):
+        if target == _f.TransposeTarget.nodes:
+            return nodal_shape
+        return (self.element_count, self.nodes_per_element, components)
 
     def check(self):
         """cuda: waits for the plan's stream and raises DegenerateElementError for an element met since

@@ -8,6 +8,8 @@
 //   physical gradients            (E, Q, C, s)        det J: (E, Q)
 //   element vectors               (E, nodes_per_element, C)
 //
+//   coefficient (fused operators) (E, Q) scalar, or (E, Q, T) symmetric tensor, T = s(s+1)/2
+//
 // Memory: a cpu plan takes host arrays, a cuda plan arrays on its device (the current one when it is
 // built, or N for 'cuda:N'); the connectivity and coordinates of a cuda plan may also be host arrays.
 // Host connectivity, coordinates and tags are copied once, at construction, into memory the plan owns
@@ -169,17 +171,34 @@ class Plan {
     order_.wait_for_plan(streams({&oa}));
   }
 
-  void apply_laplacian(py::handle u, py::handle r, const TransposeOptions& options) {
+  void apply_operator(FusedOperator op, py::handle u, py::handle r, py::handle coefficient,
+                      const TransposeOptions& options) {
     const ArrayRef ua = nodal(u, "u");
     const int C = components(ua);
     const ArrayRef ra = output(r, "out", transpose_shapes(options.target, C));
     expect_disjoint(ra, "out", ua, "u");
-    order_.plan_waits_for(streams({&ua, &ra}));
+    const std::optional<ArrayRef> ka = point_coefficient(coefficient);
+    if (ka) expect_disjoint(ra, "out", *ka, "coefficient");
+    order_.plan_waits_for(streams({&ua, &ra, ka ? &*ka : nullptr}));
     {
       py::gil_scoped_release release;
-      plan_->apply_laplacian(field(ua, C), view(ra), options);
+      plan_->apply_operator(op, field(ua, C), view(ra), coefficient_view(ka), options);
     }
     order_.wait_for_plan(streams({&ra}));
+  }
+
+  void operator_diagonal(FusedOperator op, py::handle components, py::handle d, py::handle coefficient,
+                         const TransposeOptions& options) {
+    const int C = components_argument(components);
+    const ArrayRef da = output(d, "out", transpose_shapes(options.target, C));
+    const std::optional<ArrayRef> ka = point_coefficient(coefficient);
+    if (ka) expect_disjoint(da, "out", *ka, "coefficient");
+    order_.plan_waits_for(streams({&da, ka ? &*ka : nullptr}));
+    {
+      py::gil_scoped_release release;
+      plan_->operator_diagonal(op, C, view(da), coefficient_view(ka), options);
+    }
+    order_.wait_for_plan(streams({&da}));
   }
 
   void check() const {
@@ -242,6 +261,21 @@ class Plan {
     return a;
   }
 
+  /// A coefficient at the points: None, (E, Q) for a scalar, or (E, Q, T) for a symmetric tensor's
+  /// T = s(s+1)/2 upper entries (core/operation.hpp's CoefficientShape).
+  std::optional<ArrayRef> point_coefficient(py::handle object) const {
+    if (object.is_none()) return std::nullopt;
+    ArrayRef a = read_array(object, "coefficient", stream_);
+    const int T = coefficient_entries(CoefficientShape::symmetric_tensor, plan_->space_dimension());
+    expect(a, "coefficient", dtype_of<Real>(), {{E(), Q()}, {E(), Q(), T}}, memory(), false);
+    return a;
+  }
+  static BasicCoefficientView<Real> coefficient_view(const std::optional<ArrayRef>& a) {
+    if (!a) return {};
+    return {static_cast<const Real*>(a->data), std::size_t(a->size()),
+            a->shape.size() == 2 ? CoefficientShape::scalar : CoefficientShape::symmetric_tensor};
+  }
+
   static BasicFieldView<Real> field(const ArrayRef& a, int C) {
     return {static_cast<const Real*>(a.data), std::size_t(a.size()), C};
   }
@@ -274,7 +308,10 @@ void bind_plan(py::module_& m, const char* name) {
            py::arg("cuda_stream"), py::arg("summation"))
       .def("apply", &P::apply, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("detj"))
       .def("apply_transpose", &P::apply_transpose, py::arg("op"), py::arg("f"), py::arg("out"), py::arg("options"))
-      .def("apply_laplacian", &P::apply_laplacian, py::arg("u"), py::arg("out"), py::arg("options"))
+      .def("apply_operator", &P::apply_operator, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("coefficient"),
+           py::arg("options"))
+      .def("operator_diagonal", &P::operator_diagonal, py::arg("op"), py::arg("components"), py::arg("out"),
+           py::arg("coefficient"), py::arg("options"))
       .def("check", &P::check)
       .def("output_shape", &P::output_shape, py::arg("op"), py::arg("components"), py::arg("target"))
       .def_property_readonly("executor", &P::executor)

@@ -98,6 +98,10 @@ void bind_types(py::module_& m) {
       .def_readwrite("weighted", &TransposeOptions::weighted)
       .def_readwrite("accumulate", &TransposeOptions::accumulate);
 
+  py::enum_<FusedOperator>(m, "FusedOperator", "The fused FEM operators: mass and diffusion.")
+      .value("mass", FusedOperator::mass)
+      .value("diffusion", FusedOperator::diffusion);
+
   py::enum_<Summation>(m, "Summation", "How a GPU plan sums element contributions into shared nodes.")
       .value("atomic", Summation::atomic)
       .value("deterministic", Summation::deterministic);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The transposes through Python: the adjoint identity <T f, u> = <f, F u> for every operation (to 1e-12),
 # the weighted transpose as an integral, element vectors against nodes, accumulate, and the fused
-# Laplacian against its two-step definition.
+# operators (the Laplacian, mass and diffusion with coefficients, the diagonal) against their two-step
+# definitions.
 import numpy
 import pytest
 
@@ -68,3 +69,37 @@ def test_fused_laplacian_is_gradient_then_weighted_transpose(element_type, rng):
     assert numpy.abs(fused - two_steps[:, 0]).max() <= 1e-12 * numpy.abs(two_steps).max()
     # A constant is in the Laplacian's kernel.
     assert numpy.abs(plan.apply_laplacian(numpy.full(plan.node_count, 3.0))).max() < 1e-11
+
+
+@pytest.mark.parametrize("element_type", TYPES, ids=str)
+def test_fused_operators_with_coefficients_are_their_two_steps(element_type, rng):
+    # mass with rho (E, Q) and diffusion with a symmetric tensor kappa (E, Q, s(s+1)/2) against the forward
+    # operation, the coefficient applied with NumPy, and the weighted transpose; the diagonal against A on a
+    # unit vector.
+    plan, _ = plan_for(element_type)
+    s = plan.space_dimension
+    u = rng.standard_normal((plan.node_count, 2))
+    rho = rng.uniform(0.5, 2.0, (plan.element_count, plan.points))
+    values = plan.apply("values", u)
+    two_steps = plan.apply_transpose("values", values * rho[:, :, None], weighted=True)
+    fused = plan.apply_operator("mass", u, coefficient=rho)
+    assert numpy.abs(fused - two_steps).max() <= 1e-12 * numpy.abs(two_steps).max()
+
+    upper = numpy.triu_indices(s)
+    tensor = rng.uniform(-0.3, 0.3, (plan.element_count, plan.points, s, s))
+    tensor = tensor + tensor.transpose(0, 1, 3, 2) + 2 * numpy.eye(s)
+    kappa = numpy.ascontiguousarray(tensor[:, :, upper[0], upper[1]])
+    gradients, _ = plan.apply("physical_gradients", u)
+    flux = numpy.einsum("eqkl,eqcl->eqck", tensor, gradients)
+    two_steps = plan.apply_transpose("physical_gradients", numpy.ascontiguousarray(flux), weighted=True)
+    fused = plan.apply_operator("diffusion", u, coefficient=kappa)
+    assert numpy.abs(fused - two_steps).max() <= 1e-12 * numpy.abs(two_steps).max()
+
+    diagonal = plan.operator_diagonal("diffusion", 1, coefficient=kappa)
+    node = int(rng.integers(plan.node_count))
+    unit = numpy.zeros(plan.node_count)
+    unit[node] = 1.0
+    column = plan.apply_operator("diffusion", unit, coefficient=kappa)
+    assert diagonal[node] == pytest.approx(column[node], rel=1e-12)
+    with pytest.raises(ValueError, match="coefficient"):
+        plan.apply_operator("mass", u, coefficient=rho[:, :-1])
