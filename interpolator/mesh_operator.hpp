@@ -17,20 +17,27 @@
 // each in its plan's layout (core/layout.hpp): block b's start in it is output_offset(b, op, C), and its
 // det J values start at detj_offset(b).
 //
-// Sums over blocks run in block order, each block's transpose added to the blocks' before it. On the CPU
-// that is bitwise the same for any thread count; on a GPU too when the executor's plans are built with
-// Summation::deterministic (the blocks run one after the other on the executor's stream).
+// Blocks next to each other with the same element type, space dimension and points (a volume split into
+// physical groups) compute as one: the operator keeps one copy of their connectivity, end to end, and
+// one plan over it, so that 50 such blocks cost one launch, not 50 (docs/performance/nvidia-h200/
+// mesh-operator.md). Their point data lie where the blocks' would: nothing a caller sees changes but the
+// order of the sums. Sums run in that order: run after run (a run being such a set of blocks, or one block),
+// each run's transpose added to the runs' before it. On the CPU that is bitwise the same for any thread
+// count; on a GPU too when the executor's plans are built with Summation::deterministic (the runs one
+// after the other on the executor's stream, each by colour).
 //
 // A plan's std::invalid_argument (an array too small, a rule without weights) names its block:
 // "MeshOperator::integrate: block 1 (triangle p2): ...".
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include <feinterp/core/operation.hpp>
 #include <feinterp/fem/block.hpp>
 #include <feinterp/fem/point_set.hpp>
+#include <feinterp/interpolator/executor_array.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 
 namespace feinterp {
@@ -46,7 +53,7 @@ template <class Real>
 class MeshOperator {
  public:
   /// Builds one plan per block, with `options` (the executor is resolved once, so every plan computes on
-  /// the same device and stream). The blocks' connectivities index one node numbering of node_count nodes
+  /// the same device and stream), and one per run of two or more blocks that compute as one. The blocks' connectivities index one node numbering of node_count nodes
   /// whose coordinates (x[node*3 + k], may be null where no operation needs them) all plans share. The
   /// views and arrays must outlive the operator. Throws std::invalid_argument for no blocks, or naming the
   /// block (its index and element type) whose plan refused it.
@@ -54,6 +61,8 @@ class MeshOperator {
                const InterpolatorOptions& options = {});
 
   std::size_t block_count() const { return plans_.size(); }
+  /// The runs the calls go through: blocks next to each other that compute as one (1 <= runs <= blocks).
+  std::size_t run_count() const { return runs_.size(); }
   const Interpolator<Real>& plan(std::size_t b) const { return plans_.at(b); }
   const Executor& executor() const { return plans_.front().executor(); }
   offset_t node_count() const { return plans_.front().node_count(); }
@@ -99,12 +108,26 @@ class MeshOperator {
   void check() const;
 
  private:
-  // Calls per_block(plan, its part of `coefficient`, options) for each block in order, accumulating after
-  // the first; a plan's std::invalid_argument names its block.
+  // Blocks first .. first + count - 1, computed by plans_[first] (one block) or merged_[merged].
+  struct Run {
+    std::size_t first = 0, count = 1;
+    std::ptrdiff_t merged = -1;
+  };
+  const Interpolator<Real>& run_plan(const Run& run) const {
+    return run.merged < 0 ? plans_[run.first] : merged_[std::size_t(run.merged)];
+  }
+  // "block 3 (tetrahedron p2)", or "blocks 3 to 9 (tetrahedron p2)" for a run.
+  std::string run_name(const Run& run) const;
+  // Calls per_run(run's plan, its part of `coefficient`, options) for each run in order, accumulating after
+  // the first; a plan's std::invalid_argument names its blocks.
   template <class Call>
-  void for_each_block(const char* call, BasicCoefficientView<Real> coefficient, bool accumulate, Call&& per_block) const;
+  void for_each_run(const char* call, BasicCoefficientView<Real> coefficient, bool accumulate, Call&& per_run) const;
 
   std::vector<Interpolator<Real>> plans_;
+  std::vector<Run> runs_;
+  std::vector<ExecutorArray<node_index>> merged_connectivity_;  // a merged run's blocks, end to end
+  std::vector<std::vector<std::size_t>> merged_tags_;           // and their element tags (empty: none)
+  std::vector<Interpolator<Real>> merged_;
   const Real* coordinates_;
 };
 

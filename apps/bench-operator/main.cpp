@@ -2,7 +2,8 @@
 // feinterp-bench-operator: the fused FEM operators (Interpolator::apply_operator: mass and diffusion, with
 // the geometry computed on the fly) on generated meshes, in GDoF/s and against the device's copy
 // bandwidth measured in the same run, and the cost of many blocks: the same mesh as one MeshOperator block
-// and split into --blocks blocks of consecutive elements (one launch per block on one stream).
+// and split into --blocks blocks of consecutive elements, which MeshOperator computes as one run (one plan,
+// one launch: interpolator/mesh_operator.hpp); the runs column says how many it made.
 //
 // The operator's minimal bytes: the field read and the result written once (node_count * C reals each),
 // the coordinates read once (3 reals per node) and the connectivity once (4 bytes per element node); the
@@ -36,7 +37,7 @@ struct Row {
   ElementType type;
   FusedOperator op;
   Precision precision;
-  int components, points, blocks;
+  int components, points, blocks, runs;
   offset_t elements, nodes;
   std::size_t minimal_bytes;
   double ms, split_ms, host_us;
@@ -92,8 +93,8 @@ Row measure(ElementType type, const tuning::GeneratedBlock& mesh, const PointSet
       [&](int) { split.apply_operator(op, field, {r_split.data(), r_split.size()}); }, run.warmup, run.repeats, 10,
       nullptr, run.issue);
   const std::size_t bytes = std::size_t(n) * sizeof(Real) * (2 * std::size_t(C) + 3) + std::size_t(E) * N * sizeof(node_index);
-  return {type, op,    precision_of<Real>(), C, points.size(), blocks, E, n, bytes, whole_time.median_ms,
-          split_time.median_ms, whole_time.host_us};
+  return {type, op, precision_of<Real>(), C, points.size(), blocks, int(split.run_count()), E, n, bytes,
+          whole_time.median_ms, split_time.median_ms, whole_time.host_us};
 }
 
 }  // namespace
@@ -140,25 +141,25 @@ int main(int argc, char** argv) {
                 "back-to-back calls, %s\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), selection.generator.c_str(), run.repeats,
                 tuning::batch_issue_name(run.issue));
-    std::printf("%-15s %-9s %2s %4s %9s %9s %4s %9s %8s %6s %6s %9s %7s\n", "element", "operator", "C", "prec", "elements",
-                "nodes", "Q", "ms", "GDoF/s", "%copy", "blocks", "split_ms", "extra");
+    std::printf("%-15s %-9s %2s %4s %9s %9s %4s %9s %8s %6s %6s %4s %9s %7s\n", "element", "operator", "C", "prec",
+                "elements", "nodes", "Q", "ms", "GDoF/s", "%copy", "blocks", "runs", "split_ms", "extra");
     std::ostringstream csv;
     csv << "# feinterp-bench-operator, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", generator "
         << selection.generator << ", batches " << tuning::batch_issue_name(run.issue) << ", git "
         << feinterp::app::git_revision() << "\n";
     csv << "element,order,operator,components,precision,elements,nodes,points,minimal_bytes,ms,gdofs,gbs,copy_gbs,"
-           "fraction_of_copy,blocks,split_ms,split_extra,host_us_per_call\n";
+           "fraction_of_copy,blocks,runs,split_ms,split_extra,host_us_per_call\n";
     for (const Row& r : rows) {
       const double gdofs = double(r.nodes) * r.components / (r.ms * 1e6), rate = double(r.minimal_bytes) / (r.ms * 1e6);
-      std::printf("%-15s %-9s %2d %4s %9lld %9lld %4d %9.3f %8.2f %5.1f%% %6d %9.3f %+6.1f%%\n", to_string(r.type).c_str(),
-                  fused_operator_name(r.op), r.components, precision_name(r.precision), (long long)r.elements,
-                  (long long)r.nodes, r.points, r.ms, gdofs, 100 * rate / copy, r.blocks, r.split_ms,
-                  100 * (r.split_ms / r.ms - 1));
+      std::printf("%-15s %-9s %2d %4s %9lld %9lld %4d %9.3f %8.2f %5.1f%% %6d %4d %9.3f %+6.1f%%\n",
+                  to_string(r.type).c_str(), fused_operator_name(r.op), r.components, precision_name(r.precision),
+                  (long long)r.elements, (long long)r.nodes, r.points, r.ms, gdofs, 100 * rate / copy, r.blocks, r.runs,
+                  r.split_ms, 100 * (r.split_ms / r.ms - 1));
       csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << fused_operator_name(r.op) << ',' << r.components
           << ',' << precision_name(r.precision) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ','
           << r.minimal_bytes << ',' << r.ms << ',' << gdofs << ',' << rate << ',' << copy << ',' << rate / copy << ','
-          << r.blocks << ',' << r.split_ms << ',' << r.split_ms / r.ms - 1 << ',' << r.host_us << '\n';
+          << r.blocks << ',' << r.runs << ',' << r.split_ms << ',' << r.split_ms / r.ms - 1 << ',' << r.host_us << '\n';
     }
     if (!run.csv_path.empty()) write_file_atomically(run.csv_path, csv.str());
   } catch (const std::exception& e) {

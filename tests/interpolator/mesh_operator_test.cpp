@@ -472,6 +472,46 @@ TEST_P(MeshOperatorOrders, VariableCoefficientPoissonConvergesOnAMixedMesh) {
   EXPECT_GE(rate, p + 1 - 0.3) << "L2 errors " << errors[0] << ", " << errors[1];
 }
 
+TEST(MeshOperator, AdjacentBlocksOfOneTypeComputeAsOne) {
+  // A cube of p = 2 tetrahedra as one block and as 7 blocks of consecutive elements: the 7 are one run, and
+  // every result equals the single block's bitwise (the same connectivity, end to end); a triangle block
+  // between two tetrahedron blocks would break the run (the mixed square has two runs).
+  FEINTERP_REQUIRE_EXECUTOR();
+  std::mt19937_64 rng(test::test_seed());
+  const StructuredBox box = structured_box({Shape::tetrahedron, 2}, 3);
+  HostMesh one{box.coordinates, {box.type}, {box.connectivity}};
+  perturb(one, 3, 1.0 / 6, 0.1, rng);
+  HostMesh split{one.coordinates, {}, {}};
+  const std::size_t N = std::size_t(nodes_per_element(box.type)), E = std::size_t(box.element_count);
+  for (std::size_t b = 0; b < 7; ++b) {
+    split.types.push_back(box.type);
+    split.connectivities.emplace_back(box.connectivity.begin() + std::ptrdiff_t(E * b / 7 * N),
+                                      box.connectivity.begin() + std::ptrdiff_t(E * (b + 1) / 7 * N));
+  }
+  const Placed<double> placed_one(one), placed_split(split);
+  const MeshOperator<double> a = placed_one.make(), b = placed_split.make();
+  EXPECT_EQ(b.block_count(), 7u);
+  EXPECT_EQ(b.run_count(), 1u);
+  EXPECT_EQ(placed_one.make().run_count(), 1u);
+  const std::vector<double> u = test::random_field(one.node_count(), 2, rng);
+  for (Form form : {Form::mass, Form::stiffness}) EXPECT_EQ(apply(a, form, u, 2), apply(b, form, u, 2));
+  const Executor& executor = a.executor();
+  const ExecutorArray<double> field(executor, u);
+  ExecutorArray<double> ga(executor, a.output_size(Operation::physical_gradients, 2)), gb(executor, ga.size());
+  a.interpolate(Operation::physical_gradients, {field.data(), field.size(), 2}, {ga.data(), ga.size()});
+  b.interpolate(Operation::physical_gradients, {field.data(), field.size(), 2}, {gb.data(), gb.size()});
+  EXPECT_EQ(ga.to_vector(), gb.to_vector());
+  ExecutorArray<double> da(executor, u.size()), db(executor, u.size());
+  a.operator_diagonal(FusedOperator::diffusion, 2, {da.data(), da.size()});
+  b.operator_diagonal(FusedOperator::diffusion, 2, {db.data(), db.size()});
+  EXPECT_EQ(da.to_vector(), db.to_vector());
+  EXPECT_EQ(Placed<double>(mixed_square(1, 2, rng)).make().run_count(), 2u);
+  ExecutorArray<double> short_r(executor, u.size() - 1);
+  test::expect_invalid(
+      [&] { b.apply_operator(FusedOperator::mass, {field.data(), field.size(), 2}, {short_r.data(), short_r.size()}); },
+      "MeshOperator::apply_operator: blocks 0 to 6 (tetrahedron p2): ");
+}
+
 TEST(MeshOperator, RefusesWhatItCannotDo) {
   FEINTERP_REQUIRE_EXECUTOR();
   std::mt19937_64 rng(test::test_seed());
