@@ -21,6 +21,7 @@ from ._feinterp import (
     ElementType,
     Error,
     Executor,
+    FusedOperator,
     InvalidArgumentError,
     MeshError,
     Operation,
@@ -36,6 +37,7 @@ from ._feinterp import (
     element_nodes,
     max_components,
 )
+from ._mesh_operator import MeshOperator
 from ._plan import BlockArrays, Interpolator, as_shape
 
 if _feinterp.has_mesh:

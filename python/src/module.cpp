@@ -12,6 +12,7 @@ PYBIND11_MODULE(_feinterp, m) {
   bind_mesh(m);
 #endif
   bind_interpolator(m);
+  bind_mesh_operator(m);
   m.attr("__version__") = FEINTERP_VERSION;
   m.attr("has_mesh") = bool(FEINTERP_PYTHON_MESH);
   m.attr("has_cuda") = bool(FEINTERP_PYTHON_CUDA);
