@@ -56,7 +56,7 @@ class MeshOperatorBinding {
     const int C = components_of(ua, 1, "u");
     const ArrayRef oa = output(out, "out", {{std::int64_t(op_->output_size(op, C))}});
     expect_disjoint(oa, "out", ua, "u");
-    run({&ua, &oa}, {&oa}, [&] { op_->interpolate(op, field(ua, C), view(oa)); });
+    run({&ua, &oa}, {&oa}, [&] { op_->interpolate(op, field_view<Real>(ua, C), output_view<Real>(oa)); });
   }
 
   void integrate(Operation op, py::handle f, py::handle components, py::handle out, const TransposeOptions& options) {
@@ -65,7 +65,7 @@ class MeshOperatorBinding {
     expect(fa, "f", dtype_of<Real>(), {{std::int64_t(op_->output_size(forward_of(op), C))}}, memory(), false);
     const ArrayRef ra = output(out, "out", nodal_shapes(C));
     expect_disjoint(ra, "out", fa, "f");
-    run({&fa, &ra}, {&ra}, [&] { op_->integrate(op, field(fa, C), view(ra), options); });
+    run({&fa, &ra}, {&ra}, [&] { op_->integrate(op, field_view<Real>(fa, C), output_view<Real>(ra), options); });
   }
 
   void apply_operator(FusedOperator op, py::handle u, py::handle out, py::handle coefficient, bool accumulate) {
@@ -75,19 +75,19 @@ class MeshOperatorBinding {
     expect_disjoint(ra, "out", ua, "u");
     const std::optional<ArrayRef> ka = point_coefficient(coefficient);
     run({&ua, &ra, ka ? &*ka : nullptr}, {&ra},
-        [&] { op_->apply_operator(op, field(ua, C), view(ra), coefficient_view(ka), accumulate); });
+        [&] { op_->apply_operator(op, field_view<Real>(ua, C), output_view<Real>(ra), coefficient_view<Real>(ka, 1), accumulate); });
   }
 
   void operator_diagonal(FusedOperator op, py::handle components, py::handle out, py::handle coefficient) {
     const int C = components_argument(components);
     const ArrayRef da = output(out, "out", nodal_shapes(C));
     const std::optional<ArrayRef> ka = point_coefficient(coefficient);
-    run({&da, ka ? &*ka : nullptr}, {&da}, [&] { op_->operator_diagonal(op, C, view(da), coefficient_view(ka)); });
+    run({&da, ka ? &*ka : nullptr}, {&da}, [&] { op_->operator_diagonal(op, C, output_view<Real>(da), coefficient_view<Real>(ka, 1)); });
   }
 
   void point_coordinates(py::handle out) {
     const ArrayRef xa = output(out, "out", {{point_count(), 3}});
-    run({&xa}, {&xa}, [&] { op_->point_coordinates(view(xa)); });
+    run({&xa}, {&xa}, [&] { op_->point_coordinates(output_view<Real>(xa)); });
   }
 
   void check() const {
@@ -131,32 +131,17 @@ class MeshOperatorBinding {
     expect(a, "coefficient", dtype_of<Real>(), {{point_count()}, {point_count(), T}}, memory(), false);
     return a;
   }
-  static BasicCoefficientView<Real> coefficient_view(const std::optional<ArrayRef>& a) {
-    if (!a) return {};
-    return {static_cast<const Real*>(a->data), std::size_t(a->size()),
-            a->shape.size() == 1 ? CoefficientShape::scalar : CoefficientShape::symmetric_tensor};
-  }
-  static BasicFieldView<Real> field(const ArrayRef& a, int C) {
-    return {static_cast<const Real*>(a.data), std::size_t(a.size()), C};
-  }
-  static BasicOutputView<Real> view(const ArrayRef& a) { return {static_cast<Real*>(a.data), std::size_t(a.size())}; }
 
   // The operator's stream waits for `inputs`' streams, runs `call` without the GIL, and `outputs`' streams
   // wait for it.
   template <class Call>
   void run(std::initializer_list<const ArrayRef*> inputs, std::initializer_list<const ArrayRef*> outputs, Call&& call) {
-    order_.plan_waits_for(streams(inputs));
+    order_.plan_waits_for(array_streams(inputs));
     {
       py::gil_scoped_release release;
       call();
     }
-    order_.wait_for_plan(streams(outputs));
-  }
-  static std::vector<std::intptr_t> streams(std::initializer_list<const ArrayRef*> arrays) {
-    std::vector<std::intptr_t> s;
-    for (const ArrayRef* a : arrays)
-      if (a != nullptr && a->stream) s.push_back(*a->stream);
-    return s;
+    order_.wait_for_plan(array_streams(outputs));
   }
 
   py::list plans_;  // keeps the plans, and so their arrays, alive

@@ -51,6 +51,33 @@ inline int components_argument(py::handle components) {
   return integer_argument<int>(components, "components", 1, max_components);
 }
 
+/// The front door's views of checked arrays.
+template <class Real>
+BasicFieldView<Real> field_view(const ArrayRef& a, int C) {
+  return {static_cast<const Real*>(a.data), std::size_t(a.size()), C};
+}
+template <class Real>
+BasicOutputView<Real> output_view(const ArrayRef& a) {
+  return {static_cast<Real*>(a.data), std::size_t(a.size())};
+}
+
+/// rho or kappa from a checked array (or none): a scalar per point when its rank is `scalar_rank`, a
+/// symmetric tensor's upper entries when it has one more axis.
+template <class Real>
+BasicCoefficientView<Real> coefficient_view(const std::optional<ArrayRef>& a, std::size_t scalar_rank) {
+  if (!a) return {};
+  return {static_cast<const Real*>(a->data), std::size_t(a->size()),
+          a->shape.size() == scalar_rank ? CoefficientShape::scalar : CoefficientShape::symmetric_tensor};
+}
+
+/// The CUDA streams of the arrays that carry one (null entries skipped), for StreamOrder.
+inline std::vector<std::intptr_t> array_streams(std::initializer_list<const ArrayRef*> arrays) {
+  std::vector<std::intptr_t> s;
+  for (const ArrayRef* a : arrays)
+    if (a != nullptr && a->stream) s.push_back(*a->stream);
+  return s;
+}
+
 template <class Real>
 class Plan {
  public:
@@ -135,12 +162,12 @@ class Plan {
       expect_disjoint(*da, "detj", oa, "out");
     }
     expect_disjoint(oa, "out", ua, "u");
-    order_.plan_waits_for(streams({&ua, &oa, da ? &*da : nullptr}));
+    order_.plan_waits_for(array_streams({&ua, &oa, da ? &*da : nullptr}));
     {
       py::gil_scoped_release release;
-      plan_->apply(op, field(ua, C), view(oa), da ? view(*da) : BasicOutputView<Real>{});
+      plan_->apply(op, field_view<Real>(ua, C), output_view<Real>(oa), da ? output_view<Real>(*da) : BasicOutputView<Real>{});
     }
-    order_.wait_for_plan(streams({&oa, da ? &*da : nullptr}));
+    order_.wait_for_plan(array_streams({&oa, da ? &*da : nullptr}));
   }
 
   void apply_transpose(Operation op, py::handle f, py::handle out, const TransposeOptions& options) {
@@ -153,12 +180,12 @@ class Plan {
     expect(fa, "f", dtype_of<Real>(), {point_shape(forward, C)}, memory(), false);
     const ArrayRef oa = output(out, "out", transpose_shapes(options.target, C));
     expect_disjoint(oa, "out", fa, "f");
-    order_.plan_waits_for(streams({&fa, &oa}));
+    order_.plan_waits_for(array_streams({&fa, &oa}));
     {
       py::gil_scoped_release release;
-      plan_->apply_transpose(op, field(fa, C), view(oa), options);
+      plan_->apply_transpose(op, field_view<Real>(fa, C), output_view<Real>(oa), options);
     }
-    order_.wait_for_plan(streams({&oa}));
+    order_.wait_for_plan(array_streams({&oa}));
   }
 
   void apply_operator(FusedOperator op, py::handle u, py::handle r, py::handle coefficient,
@@ -169,12 +196,12 @@ class Plan {
     expect_disjoint(ra, "out", ua, "u");
     const std::optional<ArrayRef> ka = point_coefficient(coefficient);
     if (ka) expect_disjoint(ra, "out", *ka, "coefficient");
-    order_.plan_waits_for(streams({&ua, &ra, ka ? &*ka : nullptr}));
+    order_.plan_waits_for(array_streams({&ua, &ra, ka ? &*ka : nullptr}));
     {
       py::gil_scoped_release release;
-      plan_->apply_operator(op, field(ua, C), view(ra), coefficient_view(ka), options);
+      plan_->apply_operator(op, field_view<Real>(ua, C), output_view<Real>(ra), coefficient_view<Real>(ka, 2), options);
     }
-    order_.wait_for_plan(streams({&ra}));
+    order_.wait_for_plan(array_streams({&ra}));
   }
 
   void operator_diagonal(FusedOperator op, py::handle components, py::handle d, py::handle coefficient,
@@ -183,12 +210,12 @@ class Plan {
     const ArrayRef da = output(d, "out", transpose_shapes(options.target, C));
     const std::optional<ArrayRef> ka = point_coefficient(coefficient);
     if (ka) expect_disjoint(da, "out", *ka, "coefficient");
-    order_.plan_waits_for(streams({&da, ka ? &*ka : nullptr}));
+    order_.plan_waits_for(array_streams({&da, ka ? &*ka : nullptr}));
     {
       py::gil_scoped_release release;
-      plan_->operator_diagonal(op, C, view(da), coefficient_view(ka), options);
+      plan_->operator_diagonal(op, C, output_view<Real>(da), coefficient_view<Real>(ka, 2), options);
     }
-    order_.wait_for_plan(streams({&da}));
+    order_.wait_for_plan(array_streams({&da}));
   }
 
   void check() const {
@@ -264,23 +291,8 @@ class Plan {
     expect(a, "coefficient", dtype_of<Real>(), {{E(), Q()}, {E(), Q(), T}}, memory(), false);
     return a;
   }
-  static BasicCoefficientView<Real> coefficient_view(const std::optional<ArrayRef>& a) {
-    if (!a) return {};
-    return {static_cast<const Real*>(a->data), std::size_t(a->size()),
-            a->shape.size() == 2 ? CoefficientShape::scalar : CoefficientShape::symmetric_tensor};
-  }
 
-  static BasicFieldView<Real> field(const ArrayRef& a, int C) {
-    return {static_cast<const Real*>(a.data), std::size_t(a.size()), C};
-  }
-  static BasicOutputView<Real> view(const ArrayRef& a) { return {static_cast<Real*>(a.data), std::size_t(a.size())}; }
 
-  static std::vector<std::intptr_t> streams(std::initializer_list<const ArrayRef*> arrays) {
-    std::vector<std::intptr_t> s;
-    for (const ArrayRef* a : arrays)
-      if (a != nullptr && a->stream) s.push_back(*a->stream);
-    return s;
-  }
 
   Executor executor_;
   std::intptr_t stream_;
