@@ -8,6 +8,7 @@
 //   - the diagonal equals A applied to unit vectors (sampled nodes), and the element vectors' diagonals
 //     sum to it;
 //   - with an SPD tensor kappa the operator is symmetric and positive semidefinite, A 1 = 0;
+//   - FP32 plans agree with FP64 to 1e-4;
 //   - bad coefficients are refused by name.
 // Outputs poisoned with NaN; fresh random fields and coefficients (FEINTERP_TEST_SEED replays a run); on
 // the CPU executable and on the GPU one.
@@ -251,6 +252,45 @@ TEST_P(FusedOperators, DiffusionWithATensorIsSymmetricAndKillsConstants) {
     largest = std::max(largest, std::fabs(a));
   for (double a : Au) scale = std::max(scale, std::fabs(a));
   EXPECT_LE(largest, 1e-12 * scale);
+}
+
+TEST(FusedOperator, SinglePrecisionAgreesWithDouble) {
+  // FP32 plans (their own kernels on the GPU) against FP64 on the same block, field and coefficient:
+  // mass and diffusion with a tensor, nodes, C = 1 and 4, and the diagonal.
+  FEINTERP_REQUIRE_EXECUTOR();
+  const unsigned seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const Case& c : {Case{{Shape::tetrahedron, 2}, false}, Case{{Shape::hexahedron, 2}, false},
+                        Case{{Shape::quadrilateral, 3}, true}}) {
+    SCOPED_TRACE(case_name(c));
+    const Placed b(make_block(c, rng));
+    auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+    const ExecutorArray<float> x(b.executor, to_float(b.host.coordinates));
+    const Interpolator<float> plan(b.placed_view(), b.n(), quadrature_rule(c.type.shape, 2 * c.type.order), x.data(),
+                                   InterpolatorOptions{b.executor});
+    for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
+      for (int C : {1, 4}) {
+        SCOPED_TRACE(std::string(fused_operator_name(op)) + ", C = " + std::to_string(C));
+        const CoefficientShape shape = op == FusedOperator::mass ? CoefficientShape::scalar : CoefficientShape::symmetric_tensor;
+        const std::vector<double> u = test::random_field(b.n(), C, rng);
+        const std::vector<double> k = random_coefficient(shape, b.plan.detj_size(), b.S(), rng);
+        const std::vector<double> expected = fused(b, op, u, C, k, shape);
+        const ExecutorArray<float> field(b.executor, to_float(u)), kappa(b.executor, to_float(k));
+        ExecutorArray<float> r(b.executor, std::vector<float>(u.size(), std::numeric_limits<float>::quiet_NaN()));
+        plan.apply_operator(op, {field.data(), field.size(), C}, {r.data(), r.size()}, {kappa.data(), kappa.size(), shape});
+        plan.check();
+        const std::vector<float> got = r.to_vector();
+        EXPECT_LE(test::relative_error(std::vector<double>(got.begin(), got.end()), expected), 1e-4);
+        ExecutorArray<float> d(b.executor, std::vector<float>(u.size(), std::numeric_limits<float>::quiet_NaN()));
+        plan.operator_diagonal(op, C, {d.data(), d.size()}, {kappa.data(), kappa.size(), shape});
+        plan.check();
+        const std::vector<float> got_diagonal = d.to_vector();
+        EXPECT_LE(test::relative_error(std::vector<double>(got_diagonal.begin(), got_diagonal.end()),
+                                       diagonal(b, op, C, k, shape)),
+                  1e-4);
+      }
+  }
 }
 
 TEST(FusedOperator, RefusesBadCoefficients) {
