@@ -44,11 +44,12 @@ class VtuFile {
     arrays_.push_back({section, name, type, components, bytes, std::move(writer)});
   }
 
-  void write(AtomicFile& file, std::size_t points, std::size_t cells) const {
+  /// `version`: the file format's, vtu_version.
+  void write(AtomicFile& file, std::size_t points, std::size_t cells, const char* version) const {
     std::string xml =
         "<?xml version=\"1.0\"?>\n"
-        // Version 2.2: the higher-order hexahedron node order of VTK 9.1 and later (vtk_node_order.cpp).
-        "<VTKFile type=\"UnstructuredGrid\" version=\"2.2\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+        "<VTKFile type=\"UnstructuredGrid\" version=\"" + std::string(version) +
+        "\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
         "  <UnstructuredGrid>\n"
         "    <Piece NumberOfPoints=\"" + std::to_string(points) + "\" NumberOfCells=\"" + std::to_string(cells) + "\">\n";
     std::uint64_t offset = 0;
@@ -96,6 +97,14 @@ void write_values(AtomicFile& file, const std::vector<T>& v) {
 
 int physical_group(const ElementBlock& b, std::size_t e) {
   return b.physical_tags.size() == b.element_tags.size() ? b.physical_tags[e] : 0;
+}
+
+// The oldest format version that holds the mesh's cells, the one most readers accept: 1.0 (meshio 5 reads no
+// other), but 2.2 where a hexahedron of order 2 or 3 needs VTK 9.1's node order for it (vtk_node_order.cpp).
+const char* vtu_version(const Mesh& mesh) {
+  for (const ElementBlock& b : mesh.blocks)
+    if (b.type.shape == Shape::hexahedron && b.type.order >= 2) return "2.2";
+  return "1.0";
 }
 
 void write_mesh(const Mesh& mesh, const NodalField& field, AtomicFile& file) {
@@ -157,7 +166,7 @@ void write_mesh(const Mesh& mesh, const NodalField& field, AtomicFile& file) {
       for (std::size_t e = 0; e < b.element_tags.size(); ++e) f.write(&type, 1);
     }
   });
-  vtu.write(file, n, cells);
+  vtu.write(file, n, cells, vtu_version(mesh));
 }
 
 void write_points(const Mesh& mesh, const NodalField& field, const std::vector<BlockResults>& results, AtomicFile& file) {
@@ -224,7 +233,7 @@ void write_points(const Mesh& mesh, const NodalField& field, const std::vector<B
     const std::uint8_t vertex = 1;  // VTK_VERTEX
     for (std::size_t p = 0; p < points; ++p) f.write(&vertex, 1);
   });
-  vtu.write(file, points, points);
+  vtu.write(file, points, points, "1.0");  // vertices only
 }
 
 }  // namespace
