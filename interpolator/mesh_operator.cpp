@@ -13,13 +13,11 @@ namespace feinterp {
 
 namespace {
 
-std::string block_name(std::size_t b, const BlockView& block) {
-  return "block " + std::to_string(b) + " (" + to_string(block.type) + ")";
-}
-
+/// "block 3 (tetrahedron p2)", or "blocks 3 to 9 (tetrahedron p2)" for `count` blocks from `first`.
 std::string blocks_name(std::size_t first, std::size_t count, const BlockView& block) {
-  if (count == 1) return block_name(first, block);
-  return "blocks " + std::to_string(first) + " to " + std::to_string(first + count - 1) + " (" + to_string(block.type) + ")";
+  const std::string which = count == 1 ? "block " + std::to_string(first)
+                                       : "blocks " + std::to_string(first) + " to " + std::to_string(first + count - 1);
+  return which + " (" + to_string(block.type) + ")";
 }
 
 /// Blocks that compute as one plan: the same element type, space dimension and points.
@@ -74,7 +72,7 @@ MeshOperator<Real>::MeshOperator(const std::vector<OperatorBlock>& blocks, offse
   resolved.executor = resolve_executor(options.executor);
   plans_.reserve(blocks.size());
   for (std::size_t b = 0; b < blocks.size(); ++b)
-    for_named("MeshOperator", block_name(b, blocks[b].block),
+    for_named("MeshOperator", blocks_name(b, 1, blocks[b].block),
               [&] { plans_.emplace_back(blocks[b].block, node_count, blocks[b].points, coordinates, resolved); });
 
   // Runs: the blocks that compute as one, their connectivity copied end to end where the executor computes.
