@@ -32,6 +32,7 @@
 #pragma once
 
 #include <feinterp/core/config.hpp>
+#include <feinterp/fem/coefficient.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
 
@@ -278,6 +279,96 @@ FEINTERP_HD double tensor_transpose_point(int C, const Real* R, int row_stride, 
     for (int r = 0; r < C * Rows; ++r) rows[r * out_stride + q] = Real(double(rows[r * out_stride + q]) * factor);
   }
   return det;
+}
+
+/// The fused diffusion operator's work at lattice point l, point q of the set, between its forward and
+/// adjoint stages: from the last stage's reference gradients of C field components and S coordinates (R
+/// rows as for tensor_physical_gradients), each component's K^T kappa K grad-hat times w_q |det J|, written
+/// to rows (c * D + d) of `rows`, column q: the reference-gradient point data the adjoint stages read.
+/// `kappa` is the point's coefficient, `kappa_entries` values (fem/coefficient.hpp; 0: none). Returns det J.
+template <int D, int S, class Real>
+FEINTERP_HD double tensor_diffusion_point(int C, const Real* R, int row_stride, int l, Real* rows, int out_stride, int q,
+                                          const Real* weight, const Real* kappa, int kappa_entries,
+                                          unsigned& orientation) {
+  double J[S][D];
+  const double det = tensor_jacobian<D, S>(R, row_stride, l, C, J, orientation);
+  const double factor = double(weight[q]) * (det < 0 ? -det : det);
+  double K[S][D];
+  inverse_transpose(J, det, K);
+  for (int c = 0; c < C; ++c) {
+    double reference[D], g[S], back[D];
+#pragma unroll
+    for (int d = 0; d < D; ++d) reference[d] = double(R[(c * D + d) * row_stride + l]);
+    physical_gradient<S, D>(K, reference, g);
+    apply_coefficient<S>(kappa, kappa_entries, g);
+    physical_gradient_transpose<S, D>(K, g, back);
+#pragma unroll
+    for (int d = 0; d < D; ++d) rows[(c * D + d) * out_stride + q] = Real(back[d] * factor);
+  }
+  return det;
+}
+
+/// Entries of the diffusion operator's geometric factor at a point, the symmetric d x d matrix
+/// w_q |det J| K^T K stored as its upper triangle (fem/coefficient.hpp's symmetric_entry).
+FEINTERP_HD constexpr int diffusion_factor_entries(int d) { return d * (d + 1) / 2; }
+
+/// The geometric factors that the fused operators read when a plan precomputes them, at lattice point l,
+/// point q: from the last stage's reference gradients of the S coordinates (R rows (k * D + d), C = 0
+/// fields before them), w_q |det J| (mass) or w_q |det J| K^T K (diffusion), written to
+/// factor[t * factor_stride], t < 1 or diffusion_factor_entries(D). Or-s the point's orientation bit into
+/// `orientation`, as every geometric kernel does.
+template <int D, int S, bool Diffusion, class Real>
+FEINTERP_HD void tensor_operator_factors(const Real* R, int row_stride, int l, Real weight, Real* factor,
+                                         int factor_stride, unsigned& orientation) {
+  double J[S][D];
+  const double det = tensor_jacobian<D, S>(R, row_stride, l, 0, J, orientation);
+  const double measure = double(weight) * (det < 0 ? -det : det);
+  if constexpr (!Diffusion) {
+    factor[0] = Real(measure);
+  } else {
+    double K[S][D];
+    inverse_transpose(J, det, K);
+#pragma unroll
+    for (int a = 0; a < D; ++a)
+#pragma unroll
+      for (int b = a; b < D; ++b) {
+        double sum = 0;
+#pragma unroll
+        for (int k = 0; k < S; ++k) sum += K[k][a] * K[k][b];
+        factor[symmetric_entry(D, a, b) * factor_stride] = Real(measure * sum);
+      }
+  }
+}
+
+/// The fused operators' work at lattice point l, point q, with precomputed factors (see above, read at
+/// factor[t * factor_stride]) and a scalar coefficient `scale` (rho or kappa; 1 for none): from the last
+/// stage's values (mass: rows c) or reference gradients (diffusion: rows c * D + d) of C components in R,
+/// the point data the adjoint stages read, rows[(c * V + v) * out_stride + q], V = 1 or D.
+template <int D, bool Diffusion, class Real>
+FEINTERP_HD void tensor_precomputed_operator_point(int C, const Real* R, int row_stride, int l, Real* rows,
+                                                   int out_stride, int q, const Real* factor, int factor_stride,
+                                                   Real scale) {
+  if constexpr (!Diffusion) {
+    const Real m = factor[0] * scale;
+    for (int c = 0; c < C; ++c) rows[c * out_stride + q] = m * R[c * row_stride + l];
+  } else {
+    constexpr int T = diffusion_factor_entries(D);
+    Real G[T];
+#pragma unroll
+    for (int t = 0; t < T; ++t) G[t] = factor[t * factor_stride] * scale;
+    for (int c = 0; c < C; ++c) {
+      Real g[D];
+#pragma unroll
+      for (int d = 0; d < D; ++d) g[d] = R[(c * D + d) * row_stride + l];
+#pragma unroll
+      for (int a = 0; a < D; ++a) {
+        Real sum = Real(0);
+#pragma unroll
+        for (int b = 0; b < D; ++b) sum += G[a <= b ? symmetric_entry(D, a, b) : symmetric_entry(D, b, a)] * g[b];
+        rows[(c * D + a) * out_stride + q] = sum;
+      }
+    }
+  }
 }
 
 }  // namespace feinterp
