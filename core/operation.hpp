@@ -123,6 +123,16 @@ enum class FusedOperator {
               ///< their transpose; the tangential gradients for d < s)
 };
 
+/// Where a GPU plan's fused operators take the geometry from, where it has the kernel for both
+/// (quadrilaterals and hexahedra at tensor-product point sets; elsewhere J is always computed on the fly).
+enum class OperatorGeometry {
+  precomputed,  ///< w_q |det J| (mass) or w_q |det J| K^T K (diffusion) per point, computed from the
+                ///< coordinates once, at the plan's first apply_operator of that operator, and kept: Q or
+                ///< Q d(d+1)/2 reals per element. The coordinates must not change afterwards. A symmetric-
+                ///< tensor kappa still runs on the fly (K^T kappa K needs K).
+  on_the_fly,   ///< J from the coordinates at every call: no memory kept; coordinates may move between calls
+};
+
 inline const char* fused_operator_name(FusedOperator op) {
   return op == FusedOperator::mass ? "mass" : "diffusion";
 }

@@ -47,7 +47,8 @@ class FrontDoorPlanOf final : public FrontDoorPlan<Real> {
 template <class Real>
 std::unique_ptr<FrontDoorPlan<Real>> make_front_door_plan(const BlockView& block, offset_t node_count,
                                                           const PointSet& points, const Real* coordinates, int device,
-                                                          void* stream, Summation summation) {
+                                                          void* stream, Summation summation,
+                                                          OperatorGeometry operator_geometry) {
   const cudaStream_t on_stream = static_cast<cudaStream_t>(stream);
   // The block is checked on the plan's device and belongs to it; the plan takes its device from it.
   const ScopedDevice on_device(device);
@@ -56,13 +57,15 @@ std::unique_ptr<FrontDoorPlan<Real>> make_front_door_plan(const BlockView& block
   options.device = device;
   options.stream = on_stream;
   options.summation = summation;
+  options.operator_geometry = operator_geometry;
   return std::make_unique<FrontDoorPlanOf<Real>>(std::move(device_block), points, coordinates, options);
 }
 
 template std::unique_ptr<FrontDoorPlan<double>> make_front_door_plan<double>(const BlockView&, offset_t,
                                                                               const PointSet&, const double*, int,
-                                                                              void*, Summation);
+                                                                              void*, Summation, OperatorGeometry);
 template std::unique_ptr<FrontDoorPlan<float>> make_front_door_plan<float>(const BlockView&, offset_t, const PointSet&,
-                                                                            const float*, int, void*, Summation);
+                                                                            const float*, int, void*, Summation,
+                                                                            OperatorGeometry);
 
 }  // namespace feinterp::backends::cuda

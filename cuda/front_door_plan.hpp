@@ -43,6 +43,7 @@ class FrontDoorPlan {
 template <class Real>
 std::unique_ptr<FrontDoorPlan<Real>> make_front_door_plan(const BlockView& block, offset_t node_count,
                                                           const PointSet& points, const Real* coordinates, int device,
-                                                          void* stream, Summation summation);
+                                                          void* stream, Summation summation,
+                                                          OperatorGeometry operator_geometry);
 
 }  // namespace feinterp::backends::cuda

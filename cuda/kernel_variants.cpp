@@ -9,6 +9,7 @@
 #include <feinterp/cuda/kernels/dense/async_gather_kernel_set.hpp>
 #include <feinterp/cuda/kernels/dense/dense_64_registers_kernel_set.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_operator_kernel_set.hpp>
 #include <feinterp/cuda/kernels/sum_factorised/sum_factorised_transpose_kernel_set.hpp>
 #include <feinterp/cuda/kernels/tensor_cores/tensor_core_kernel_set.hpp>
 
@@ -42,6 +43,10 @@ KernelSet<Real> tensor_core_kernels(const LaunchShape& s) {
 
 template <class Real>
 KernelSet<Real> sum_factorised_kernels(const LaunchShape& s) {
+  if (s.fused) {  // variant_traits refuses the mass operator on the fly
+    return sum_factorised_operator_kernel_set<Real>(s.type, tensor_operator_kind(s), s.components, s.space_dimension,
+                                                    s.points_per_direction, s.run_time_components);
+  }
   if (is_transpose(s.op))
     return sum_factorised_transpose_kernel_set<Real>(s.type, s.op, s.components, s.space_dimension, s.weighted,
                                                      s.points_per_direction, s.run_time_components);

@@ -13,8 +13,11 @@
 #include <feinterp/cuda/kernels/baseline/baseline_kernel.cuh>
 #include <feinterp/cuda/kernels/diagonal/diagonal_kernel.cuh>
 #include <feinterp/cuda/kernels/diagonal/diagonal_kernel_set.hpp>
+#include <feinterp/cuda/kernels/sum_factorised/sum_factorised_operator_kernel_set.hpp>
 #include <feinterp/cuda/launch/kernel_variant_choice.hpp>
 #include <feinterp/cuda/launch/tensor_bank_conflicts.hpp>
+#include <feinterp/cuda/layout/tensor_launch_shape.hpp>
+#include <feinterp/cuda/layout/tensor_operator_layout.hpp>
 #include <feinterp/cuda/runtime/device.hpp>
 #include <feinterp/cuda/runtime/error.hpp>
 
@@ -109,7 +112,8 @@ Plan<Real>::Plan(const ScopedDevice& on_device, std::shared_ptr<const DeviceBloc
 }
 
 template <class Real>
-typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted, bool fused) const {
+typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, bool weighted, bool fused,
+                                               bool precomputed) const {
   const BlockView& view = block_->view();
   const DeviceInfo& device = device_info(device_);
   Launch l;
@@ -117,11 +121,13 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
                     fused};
   shape.points_per_direction = tensor_ ? tensor_->points_per_direction : 0;
   shape.run_time_components = options_.run_time_components;
+  shape.precomputed_geometry = fused && precomputed;
   if (options_.kernel == Kernel::baseline && options_.variant && *options_.variant != KernelVariant::dense &&
       !is_transpose(op))
     throw std::invalid_argument(std::string("the baseline kernel is dense: it cannot run the ") +
                                 tuning::kernel_variant_name(*options_.variant) + " variant");
   if (options_.kernel == Kernel::packed) shape.variant = choose_kernel_variant(shape, device, options_.variant);
+  if (shape.variant != KernelVariant::sum_factorised) shape.precomputed_geometry = false;  // dense computes J
   l.kernels = variant_kernel_set<Real>(shape);
   if (options_.kernel == Kernel::baseline && !is_transpose(op)) {
     const std::size_t bytes = baseline_shared_bytes(nodes_per_element(view.type), dimension(view.type.shape),
@@ -163,21 +169,23 @@ typename Plan<Real>::Launch Plan<Real>::decide(Operation op, int components, boo
 }
 
 template <class Real>
-const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components, bool weighted, bool fused) const {
+const typename Plan<Real>::Launch& Plan<Real>::launch(Operation op, int components, bool weighted, bool fused,
+                                                      bool precomputed) const {
   if (components < 1 || components > max_components)
     throw std::invalid_argument("unsupported component count " + std::to_string(components) + ": expected 1 to " +
                                 std::to_string(max_components));
-  const std::size_t mode = fused ? 2 : weighted ? 1 : 0;
-  const std::size_t index = (std::size_t(op) * 3 + mode) * max_components + std::size_t(components - 1);
+  const std::size_t mode = fused ? (precomputed ? 3 : 2) : weighted ? 1 : 0;
+  const std::size_t index = (std::size_t(op) * slot_modes + mode) * max_components + std::size_t(components - 1);
   Slot& slot = (*slots_)[index];
-  std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted, fused); });  // retried if decide throws
+  std::call_once(slot.once, [&] { slot.launch = decide(op, components, weighted, fused, fused && precomputed); });  // retried if decide throws
   return slot.launch;
 }
 
 template <class Real>
-LaunchConfig Plan<Real>::launch_config(Operation op, int components, bool weighted, bool fused) const {
+LaunchConfig Plan<Real>::launch_config(Operation op, int components, bool weighted, bool fused,
+                                       bool precomputed) const {
   const ScopedDevice on_device(device_);
-  return launch(op, components, weighted, fused).config;
+  return launch(op, components, weighted, fused, precomputed).config;
 }
 
 template <class Real>
@@ -258,14 +266,56 @@ void Plan<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u, BasicO
   check_fused_arguments("apply_operator", op, fused_arguments(u, r, options), coefficient_arguments(coefficient));
   const Operation transpose = transpose_of(forward_of(op));
   const BlockView& view = block_->view();
-  const Launch* l = view.element_count ? &launch(transpose, u.components, true, true) : nullptr;
+  // A symmetric-tensor kappa needs K itself: that call computes J on the fly.
+  const bool precomputed = options_.operator_geometry == OperatorGeometry::precomputed &&
+                           coefficient.shape != CoefficientShape::symmetric_tensor;
+  const Launch* l = view.element_count ? &launch(transpose, u.components, true, true, precomputed) : nullptr;
   KernelArgs<Real> args{view.connectivity, view.element_count, u.data, coordinates_,
                         op == FusedOperator::mass ? table_.transposed_values() : table_.transposed_gradients(),
                         table_.points(), u.components, r.data, nullptr, flag_.data(), nullptr};
   args.weights = table_.weights();
   args.coefficient = coefficient.data;
   args.coefficient_entries = coefficient_entries(coefficient.shape, space_dimension_);
+  args.tensor_basis = tensor_basis_.size() ? tensor_basis_.data() : nullptr;  // the sum-factorised operators
+  args.tensor_maps = tensor_maps_.size() ? tensor_maps_.data() : nullptr;
+  if (l && precomputed && l->config.variant == KernelVariant::sum_factorised) args.geometry = operator_factors(op, stream);
   launch_transpose(l, args, options, stream);
+}
+
+template <class Real>
+const Real* Plan<Real>::operator_factors(FusedOperator op, cudaStream_t stream) const {
+  const std::lock_guard<std::mutex> lock(factors_mutex_);
+  DeviceBuffer<Real>& kept = factors_[op == FusedOperator::mass ? 0 : 1];
+  if (kept.size()) return kept.data();
+  const BlockView& view = block_->view();
+  const DeviceInfo& device = device_info(device_);
+  const int D = dimension(view.type.shape), P1 = view.type.order + 1, Q1 = tensor_->points_per_direction;
+  const TensorOperatorKind kind = op == FusedOperator::mass ? TensorOperatorKind::mass_factors
+                                                            : TensorOperatorKind::diffusion_factors;
+  DeviceBuffer<Real> factors{std::size_t(view.element_count) * std::size_t(table_.points()) *
+                             std::size_t(operator_factor_entries(kind, D))};
+  const KernelSet<Real> kernels =
+      sum_factorised_operator_kernel_set<Real>(view.type, kind, 1, space_dimension_, Q1, false);
+  // One thread per lattice point; elements along z up to 256 threads, fewer where shared memory is short.
+  const int threads = tensor_threads_per_element(D, P1, Q1);
+  int elements = std::max(1, 256 / threads);
+  auto bytes = [&](int e) {
+    return tensor_operator_shared_layout(kind, D, P1, Q1, space_dimension_, 1, e, sizeof(Real)).bytes;
+  };
+  while (elements > 1 && bytes(elements) > 48 * 1024) --elements;
+  allow_shared_memory(device_, kernels.packed, bytes(elements));
+  const offset_t groups = (view.element_count + elements - 1) / elements;
+  KernelArgs<Real> args{view.connectivity, view.element_count, nullptr, coordinates_, nullptr,
+                        table_.points(), 1, factors.data(), nullptr, flag_.data(), nullptr};
+  args.weights = table_.weights();
+  args.tensor_basis = tensor_basis_.data();
+  args.tensor_maps = tensor_maps_.data();
+  kernels.launch_packed(dim3(unsigned(std::min<offset_t>(groups, offset_t(device.multiprocessors) * 8))),
+                        dim3(unsigned(threads), 1, unsigned(elements)), bytes(elements), stream, args);
+  check_launch("precomputing a fused operator's geometry");
+  check(stream);  // a degenerate or tangled element throws here, and nothing is kept
+  kept = std::move(factors);
+  return kept.data();
 }
 
 template <class Real>

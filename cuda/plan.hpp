@@ -73,7 +73,7 @@ struct PlanOptions {
   Kernel kernel = Kernel::packed;
   /// The kernel variant of the packed launches: none for the launch module's choice
   /// (launch/kernel_variant_choice.hpp); a variant to force it, std::invalid_argument at the first call of
-  /// an operation it does not apply to. The fused Laplacian runs the dense variant whatever this says.
+  /// an operation it does not apply to (the fused operators too: dense, or sum-factorised diffusion).
   std::optional<KernelVariant> variant;
   /// Every launch runs its variant's run-time-C kernel, even where C has a compiled one
   /// (layout/component_kernels.hpp): what the benchmarks and tests compare the compiled kernels with.
@@ -81,6 +81,7 @@ struct PlanOptions {
   cudaStream_t stream = nullptr;  ///< a stream of the plan's device; null: that device's default stream
   Summation summation = Summation::atomic;  ///< nodal transposes
   TensorStrides tensor_strides = TensorStrides::counted;
+  OperatorGeometry operator_geometry = OperatorGeometry::precomputed;  ///< the fused operators (core/operation.hpp)
 };
 
 template <class Real>
@@ -142,8 +143,10 @@ class Plan {
   void check(cudaStream_t stream) const;
 
   /// The launch configuration of (op, components), as apply uses it (decided at the first use): its
-  /// variant, threads, elements per block and shared memory.
-  LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false) const;
+  /// variant, threads, elements per block and shared memory. `precomputed`: a fused launch that would
+  /// read precomputed geometry (what apply_operator asks for under OperatorGeometry::precomputed).
+  LaunchConfig launch_config(Operation op, int components, bool weighted = false, bool fused = false,
+                             bool precomputed = false) const;
 
  private:
   // The constructor proper, run by the public one with the plan's device current: `on_device` is a
@@ -160,8 +163,13 @@ class Plan {
     std::once_flag once;
     Launch launch;
   };
-  const Launch& launch(Operation op, int components, bool weighted = false, bool fused = false) const;
-  Launch decide(Operation op, int components, bool weighted, bool fused) const;
+  const Launch& launch(Operation op, int components, bool weighted = false, bool fused = false,
+                       bool precomputed = false) const;
+  Launch decide(Operation op, int components, bool weighted, bool fused, bool precomputed) const;
+  // The fused operator's precomputed geometric factors (layout/tensor_operator_layout.hpp), computed on
+  // `stream` at the first call and kept; throws DegenerateElementError, keeping nothing, where an element
+  // is degenerate or tangled.
+  const Real* operator_factors(FusedOperator op, cudaStream_t stream) const;
   // The launches of a transpose (one, or one per colour) with `args` filled but for the store and list.
   void launch_transpose(const Launch* l, KernelArgs<Real> args, const TransposeOptions& options, cudaStream_t stream) const;
   // A fused call's arrays for fem/arguments.hpp's checks: u (or none, for a diagonal) and r.
@@ -179,12 +187,15 @@ class Plan {
   PlanOptions options_;
   int space_dimension_;
   mutable DeviceBuffer<unsigned long long> flag_;  // the sticky flag: written by launches of a const plan
-  // One slot per (operation, mode, C): the mode unweighted, weighted (transposes only) or fused (the values
-  // transpose for mass, the physical-gradient one for diffusion).
-  static constexpr std::size_t slot_count = std::size_t(operation_count) * 3 * max_components;
+  // One slot per (operation, mode, C): the mode unweighted, weighted (transposes only), fused (the values
+  // transpose for mass, the physical-gradient one for diffusion) or fused with precomputed geometry.
+  static constexpr std::size_t slot_modes = 4;
+  static constexpr std::size_t slot_count = std::size_t(operation_count) * slot_modes * max_components;
   mutable std::unique_ptr<std::array<Slot, slot_count>> slots_;
   DeviceBuffer<offset_t> colour_elements_;    // deterministic plans: fem/ordering/colouring.hpp's element list
   std::vector<offset_t> colour_offsets_;      // and its colour offsets, on the host
+  mutable std::mutex factors_mutex_;
+  mutable DeviceBuffer<Real> factors_[2];     // operator_factors: mass, diffusion; empty until first used
 };
 
 }  // namespace feinterp::backends::cuda

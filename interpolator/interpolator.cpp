@@ -47,7 +47,7 @@ Interpolator<Real>::Interpolator(const BlockView& block, offset_t node_count, co
 #if FEINTERP_HAS_CUDA
     impl->cuda = backends::cuda::make_front_door_plan(block, node_count, points, coordinates,
                                                       impl->executor.device(), impl->executor.stream(),
-                                                      options.summation);
+                                                      options.summation, options.operator_geometry);
     impl->block = impl->cuda->block();  // with the plan's own copy of the tags
     impl->points = impl->cuda->points();
 #endif

@@ -55,6 +55,8 @@ struct InterpolatorOptions {
   /// cuda: how nodal transposes sum shared nodes; deterministic colours the elements when the plan is built
   /// (the block's connectivity is copied to the host once for that).
   Summation summation = Summation::atomic;
+  /// cuda: the fused operators' geometry, precomputed once or computed at every call (core/operation.hpp).
+  OperatorGeometry operator_geometry = OperatorGeometry::precomputed;
 };
 
 template <class Real>

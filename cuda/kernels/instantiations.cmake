@@ -24,6 +24,7 @@ set(FEINTERP_KERNEL_SETS
   "tensor_cores|tensor_cores/tensor_core_kernel_set.cuh|tensor_core_kernel_set<@ELEMENT@>|Operation, int, bool|double|all|shape"
   "sum_factorised|sum_factorised/sum_factorised_kernel_set.cuh|sum_factorised_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, int, bool|double float|tensor|order"
   "diagonal|diagonal/diagonal_kernel_set.cuh|diagonal_kernel_set<@ELEMENT@, @REAL@>|FusedOperator, int|double float|all|shape"
+  "sum_factorised_operator|sum_factorised/sum_factorised_operator_kernel_set.cuh|sum_factorised_operator_kernel_set<@ELEMENT@, @REAL@>|TensorOperatorKind, int, int, int, bool|double float|tensor|order"
   "sum_factorised_transpose|sum_factorised/sum_factorised_transpose_kernel_set.cuh|sum_factorised_transpose_kernel_set<@ELEMENT@, @REAL@>|Operation, int, int, bool, int, bool|double float|tensor|order")
 
 # feinterp_kernel_instantiations(OUTPUT_DIRECTORY SOURCES_VARIABLE): writes the units, returns their paths.

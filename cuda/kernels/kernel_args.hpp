@@ -50,6 +50,9 @@ struct KernelArgs {
   /// T = coefficient_entries (fem/coefficient.hpp); null with T = 0 for none.
   const Real* coefficient = nullptr;
   int coefficient_entries = 0;
+  /// The sum-factorised fused operators' geometric factors, when the plan precomputed them
+  /// (layout/tensor_operator_layout.hpp): [(e * T + t) * Q + l], l the point lattice's order.
+  const Real* geometry = nullptr;
   // Sum-factorised kernels only (sum_factorised_kernel.cuh, fem/tensor_structure.hpp); they read no `table`.
   const Real* tensor_basis = nullptr;  ///< the 1D tables B[q1][a] then G[q1][a], Q1 x P1 reals each
   /// The same tables by value, for the forward kernel: its line workers all read one entry at a time, so

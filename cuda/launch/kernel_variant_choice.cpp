@@ -71,7 +71,23 @@ std::vector<KernelVariant> applicable_variants(const LaunchShape& s, const Devic
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
                                     std::optional<KernelVariant> requested) {
-  if (s.fused) return KernelVariant::dense;  // the one variant it has
+  if (s.fused) {  // dense or sum-factorised (tensor point sets); the tables do not time them
+    if (requested) {
+      std::string why;
+      if (!variant_applies(with_variant(s, *requested), device, &why))
+        throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
+                                    " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
+      return *requested;
+    }
+    if (const std::optional<KernelVariant> forced = environment_variant())  // A/B measurements, where it applies
+      if (variant_applies(with_variant(s, *forced), device)) return *forced;
+    // Sum-factorised where it applies, but for the diffusion on the fly at p = 1, where the dense kernel's
+    // 8-node J costs less than contracting the coordinates beside the field (2.96 against 1.76 GDoF/s at
+    // hex p1, FP64, H200: docs/performance/nvidia-h200/mesh-operator.md).
+    const bool sum_factorised = variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
+                                (s.precomputed_geometry || s.type.order >= 2);
+    return sum_factorised ? KernelVariant::sum_factorised : KernelVariant::dense;
+  }
   // 1. The plan's request.
   if (requested) {
     std::string why;

@@ -9,7 +9,8 @@
 //                   tensor product (LaunchShape::points_per_direction > 0, found by fem/tensor_structure.hpp
 //                   when the plan was built), with Q1 among the compiled ones
 //                   (layout/tensor_launch_shape.hpp), and at least one element per block fits the device's
-//                   shared memory; not the fused Laplacian
+//                   shared memory; of the fused operators, Q1 = p + 1 or p + 2 only, and the mass operator
+//                   only with precomputed geometry (LaunchShape::precomputed_geometry)
 //   dense_tensor_cores  values and reference gradients (forward) in FP64 of any element, on a device of
 //                   compute capability 8.0 or newer (FP64 tensor cores), where one element per block fits
 //   dense_async_gather  values and reference gradients at C = 1 (where a thread computes two elements:
@@ -46,8 +47,10 @@
 //      318.8, 2280 / 2350) and lost elsewhere by up to 11% (p = 1 tetrahedra: 156.7 / 140.9:
 //      docs/performance/nvidia-h200/register-caps.md). The tensor-core and asynchronous-gather variants
 //      are never the default: only a table that measured them chooses them.
-// The transposes follow the same rule (their adjoint stages do the forward's work in reverse); the fused
-// Laplacian has the dense variant only: 1 and 2 do not apply to it.
+// The transposes follow the same rule (their adjoint stages do the forward's work in reverse). The fused
+// operators are not in the tables: a request is honoured where it applies, then the environment's variant
+// where it applies, else sum-factorised where it applies (but for the diffusion on the fly at p = 1) and
+// dense elsewhere.
 #pragma once
 
 #include <optional>

@@ -28,9 +28,17 @@ int points_per_direction(int points, int d) {
 
 }  // namespace
 
+TensorOperatorKind tensor_operator_kind(const LaunchShape& s) {
+  if (!s.precomputed_geometry) return TensorOperatorKind::diffusion;
+  return forward_of(s.op) == Operation::values ? TensorOperatorKind::mass_precomputed
+                                               : TensorOperatorKind::diffusion_precomputed;
+}
+
 std::string describe_launch(const LaunchShape& s) {
   return to_string(s.type) + ", " + operation_name(s.op) +
-         (s.fused ? (forward_of(s.op) == Operation::values ? " (fused mass)" : " (fused diffusion)") : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " +
+         (s.fused ? (forward_of(s.op) == Operation::values ? " (fused mass" : " (fused diffusion") +
+                        std::string(s.precomputed_geometry ? ", precomputed geometry)" : ")")
+          : is_transpose(s.op) && s.weighted ? " (weighted)" : "") + ", C = " +
          std::to_string(s.components) + ", Q = " + std::to_string(s.points) + ", " + precision_name(s.precision) +
          (s.variant != KernelVariant::dense ? std::string(", ") + tuning::kernel_variant_name(s.variant) : std::string()) +
          (s.run_time_components ? ", run-time C" : "");

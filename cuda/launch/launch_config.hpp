@@ -28,6 +28,7 @@
 #include <feinterp/tuning/kernel_variant.hpp>
 #include <feinterp/tuning/table.hpp>
 #include <feinterp/cuda/layout/tensor_buffer_residues.hpp>
+#include <feinterp/cuda/layout/tensor_operator_layout.hpp>
 
 namespace feinterp::backends::cuda {
 
@@ -44,6 +45,8 @@ struct LaunchShape {
   bool weighted = false;     ///< transposes: w_q |det J| folded in (the kernel then computes the geometry)
   bool fused = false;        ///< a fused operator: the weighted transpose of values (mass) or physical gradients
                              ///< (diffusion) that it computes from the field
+  bool precomputed_geometry = false;  ///< fused: reads the plan's precomputed factors where its variant can
+                                      ///< (sum-factorised; the dense kernel computes J whatever this says)
   KernelVariant variant = KernelVariant::dense;  ///< which kernel family runs it
   int points_per_direction = 0;  ///< Q1 of a tensor-product point set (points == Q1^d), else 0; what the
                                  ///< sum-factorised variant is compiled for
@@ -54,6 +57,10 @@ struct LaunchShape {
   /// tests compare the two. Beyond the compiled counts it runs anyway.
   bool run_time_components = false;
 };
+
+/// The sum-factorised operator kernel a fused launch runs: diffusion on the fly, or mass or diffusion with
+/// precomputed geometry.
+TensorOperatorKind tensor_operator_kind(const LaunchShape& shape);
 
 /// "hexahedron p3, reference_gradients, C = 1, Q = 64, fp64, sum_factorised": for messages.
 std::string describe_launch(const LaunchShape& shape);

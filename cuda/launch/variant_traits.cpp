@@ -11,6 +11,7 @@
 #include <feinterp/cuda/layout/shared_layout.hpp>
 #include <feinterp/cuda/layout/tensor_core_shared_layout.hpp>
 #include <feinterp/cuda/layout/tensor_launch_shape.hpp>
+#include <feinterp/cuda/layout/tensor_operator_layout.hpp>
 #include <feinterp/cuda/layout/tensor_transpose_launch_shape.hpp>
 
 namespace feinterp::backends::cuda {
@@ -99,6 +100,11 @@ int sum_factorised_threads_per_element(const LaunchShape& s) {
 int one_element_per_thread(const LaunchShape&) { return 1; }
 
 std::size_t sum_factorised_shared_bytes(const LaunchShape& s, int elements_per_block) {
+  if (s.fused)
+    return tensor_operator_shared_layout(tensor_operator_kind(s), dimension(s.type.shape), s.type.order + 1,
+                                         s.points_per_direction, s.space_dimension, s.components, elements_per_block,
+                                         real_bytes(s.precision))
+        .bytes;
   if (is_transpose(s.op))
     return tensor_transpose_shared_layout(dimension(s.type.shape), s.type.order + 1, s.points_per_direction,
                                           s.space_dimension, s.op, geometric(s), s.components, elements_per_block,
@@ -113,9 +119,17 @@ bool sum_factorised_applies(const LaunchShape& s, const DeviceInfo& device, std:
   if (s.type.shape != Shape::quadrilateral && s.type.shape != Shape::hexahedron)
     return refuse(why_not, "the sum-factorised kernel needs a quadrilateral or hexahedron, not a " +
                                std::string(shape_name(s.type.shape)));
-  if (s.fused) return refuse(why_not, "the fused operators have the dense kernel only");
+  if (s.fused && forward_of(s.op) != Operation::physical_gradients && !s.precomputed_geometry)
+    return refuse(why_not, "the sum-factorised mass operator reads precomputed geometry (OperatorGeometry)");
   if (s.points_per_direction < 1)
     return refuse(why_not, "the point set is not a tensor product of one 1D set (fem/tensor_structure.hpp)");
+  if (s.fused && (s.points_per_direction < operator_points_per_direction_min(s.type.order) ||
+                  s.points_per_direction > operator_points_per_direction_max(s.type.order)))
+    return refuse(why_not, std::to_string(s.points_per_direction) +
+                               " points per direction: the sum-factorised operators are compiled for " +
+                               std::to_string(operator_points_per_direction_min(s.type.order)) + " and " +
+                               std::to_string(operator_points_per_direction_max(s.type.order)) + " at order " +
+                               std::to_string(s.type.order));
   if (s.points_per_direction < min_tensor_points_per_direction ||
       s.points_per_direction > max_tensor_points_per_direction(s.type.order))
     return refuse(why_not, std::to_string(s.points_per_direction) +

@@ -528,7 +528,8 @@ TEST(SumFactorisedChoice, TensorSetsBeyondTheCompiledPointsPerDirectionRunDense)
 }
 
 // FEINTERP_KERNEL_VARIANT forces either variant on a tensor set, for whole-program A/B measurements; both
-// give the CPU's results. The fused Laplacian runs the dense kernel whatever a plan asks for.
+// give the CPU's results. A plan forced to sum_factorised runs the fused diffusion so (Q1 = p + 1), and
+// the fused mass with precomputed geometry, which is the only way it has.
 TEST(SumFactorisedChoice, EnvironmentAndTransposes) {
   FEINTERP_REQUIRE_GPU();
   const DefaultChoice choice;
@@ -545,12 +546,15 @@ TEST(SumFactorisedChoice, EnvironmentAndTransposes) {
     EXPECT_LE(relative_error(got.out, expected.out), 1e-12) << tuning::kernel_variant_name(variant);
   }
   unsetenv(cuda::kernel_variant_environment_variable);
-  // A plan forced to sum_factorised runs its transposes so too, and its fused Laplacian densely.
+  // A plan forced to sum_factorised runs its transposes and its fused diffusion so too.
   auto device_block = std::make_shared<const cuda::DeviceBlock>(cuda::DeviceBlock::upload(block.view(), block.node_count()));
   cuda::DeviceBuffer<double> dx(block.coordinates);
   const cuda::Plan<double> plan(device_block, points, dx.data(), forced(KernelVariant::sum_factorised));
   EXPECT_EQ(plan.launch_config(Operation::values_transpose, 3).variant, KernelVariant::sum_factorised);
-  EXPECT_EQ(plan.launch_config(Operation::physical_gradients_transpose, 3, true, true).variant, KernelVariant::dense);
+  EXPECT_EQ(plan.launch_config(Operation::physical_gradients_transpose, 3, true, true).variant,
+            KernelVariant::sum_factorised);
+  EXPECT_THROW(plan.launch_config(Operation::values_transpose, 3, true, true), std::invalid_argument);
+  EXPECT_EQ(plan.launch_config(Operation::values_transpose, 3, true, true, true).variant, KernelVariant::sum_factorised);
   EXPECT_EQ(plan.launch_config(Operation::values, 3).variant, KernelVariant::sum_factorised);
   ASSERT_TRUE(plan.tensor_structure());
   EXPECT_EQ(plan.tensor_structure()->points_per_direction, 3);

@@ -9,7 +9,8 @@
 //     sum to it;
 //   - with an SPD tensor kappa the operator is symmetric and positive semidefinite, A 1 = 0;
 //   - FP32 plans agree with FP64 to 1e-4;
-//   - bad coefficients are refused by name.
+//   - bad coefficients are refused by name; a tangled element is an error at every call;
+//   - on the GPU, quadrilaterals and hexahedra run both with precomputed geometry and on the fly.
 // Outputs poisoned with NaN; fresh random fields and coefficients (FEINTERP_TEST_SEED replays a run); on
 // the CPU executable and on the GPU one.
 #include <gtest/gtest.h>
@@ -86,12 +87,17 @@ struct Placed {
   ExecutorArray<double> coordinates;
   Interpolator<double> plan;
 
-  explicit Placed(test::RandomBlock block)
+  explicit Placed(test::RandomBlock block, OperatorGeometry geometry = OperatorGeometry::precomputed)
       : host(std::move(block)),
         connectivity(executor, host.connectivity),
         coordinates(executor, host.coordinates),
         plan(placed_view(), host.node_count(), quadrature_rule(host.type.shape, 2 * host.type.order),
-             coordinates.data(), InterpolatorOptions{executor}) {}
+             coordinates.data(), options(executor, geometry)) {}
+  static InterpolatorOptions options(const Executor& executor, OperatorGeometry geometry) {
+    InterpolatorOptions o{executor};
+    o.operator_geometry = geometry;
+    return o;
+  }
   BlockView placed_view() const {
     BlockView view = host.view();
     view.connectivity = connectivity.data();
@@ -187,18 +193,50 @@ TEST_P(FusedOperators, EqualWhatTheyFuse) {
   const unsigned seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  const Placed b(make_block(GetParam(), rng));
-  for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
-    for (CoefficientShape shape : shapes_of(op))
-      for (int C : {1, 4})
-        for (TransposeTarget target : {TransposeTarget::nodes, TransposeTarget::element_vectors}) {
-          SCOPED_TRACE(std::string(fused_operator_name(op)) + ", " + shape_label(shape) + ", C = " + std::to_string(C) +
-                       (target == TransposeTarget::nodes ? ", nodes" : ", element vectors"));
-          const std::vector<double> u = test::random_field(b.n(), C, rng);
-          const std::vector<double> k = random_coefficient(shape, b.plan.detj_size(), b.S(), rng);
-          EXPECT_LE(test::relative_error(fused(b, op, u, C, k, shape, target), unfused(b, op, u, C, k, shape, target)),
-                    1e-12);
+  const test::RandomBlock block = make_block(GetParam(), rng);
+  // GPU plans of quadrilaterals and hexahedra read precomputed factors, or compute J at every call.
+  for (OperatorGeometry geometry : {OperatorGeometry::precomputed, OperatorGeometry::on_the_fly}) {
+    SCOPED_TRACE(geometry == OperatorGeometry::precomputed ? "precomputed geometry" : "geometry on the fly");
+    const Placed b(block, geometry);
+    for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
+      for (CoefficientShape shape : shapes_of(op))
+        for (int C : {1, 4})
+          for (TransposeTarget target : {TransposeTarget::nodes, TransposeTarget::element_vectors}) {
+            SCOPED_TRACE(std::string(fused_operator_name(op)) + ", " + shape_label(shape) + ", C = " +
+                         std::to_string(C) + (target == TransposeTarget::nodes ? ", nodes" : ", element vectors"));
+            const std::vector<double> u = test::random_field(b.n(), C, rng);
+            const std::vector<double> k = random_coefficient(shape, b.plan.detj_size(), b.S(), rng);
+            EXPECT_LE(test::relative_error(fused(b, op, u, C, k, shape, target), unfused(b, op, u, C, k, shape, target)),
+                      1e-12);
+          }
+  }
+}
+
+// A tangled element is an error at every call, with the geometry precomputed (the factors of a block that
+// holds one are never kept) as on the fly: hexahedron 5 of a 3 x 3 x 3 block, two nodes swapped.
+TEST(FusedOperator, TangledElementIsAnErrorAtEveryCall) {
+  FEINTERP_REQUIRE_EXECUTOR();
+  std::mt19937_64 rng(test::test_seed());
+  test::RandomBlock block = test::structured_block({Shape::hexahedron, 2}, 3, 0.0, rng);
+  const int N = nodes_per_element(block.type);
+  std::swap(block.connectivity[std::size_t(5 * N + 0)], block.connectivity[std::size_t(5 * N + 6)]);
+  for (OperatorGeometry geometry : {OperatorGeometry::precomputed, OperatorGeometry::on_the_fly}) {
+    SCOPED_TRACE(geometry == OperatorGeometry::precomputed ? "precomputed geometry" : "geometry on the fly");
+    const Placed b(block, geometry);
+    const ExecutorArray<double> u(b.executor, test::random_field(b.n(), 1, rng));
+    ExecutorArray<double> r(b.executor, std::size_t(b.n()));
+    for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
+      for (int call = 0; call < 2; ++call) {
+        SCOPED_TRACE(std::string(fused_operator_name(op)) + ", call " + std::to_string(call));
+        try {
+          b.plan.apply_operator(op, {u.data(), u.size(), 1}, {r.data(), r.size()});
+          b.plan.check();
+          ADD_FAILURE() << "no DegenerateElementError";
+        } catch (const DegenerateElementError& error) {
+          EXPECT_EQ(error.element(), 5) << error.what();
         }
+      }
+  }
 }
 
 TEST_P(FusedOperators, DiagonalIsTheOperatorOnUnitVectors) {

@@ -70,7 +70,7 @@ class Registry : public ::testing::Test {
     unsetenv(table_environment_variable);
     unsetenv(feinterp::backends::cuda::kernel_variant_environment_variable);  // a caller's A/B setting
     set_tuning_table(nullptr);
-    detail::reset_tuning_state_for_tests();
+    tuning::detail::reset_tuning_state_for_tests();
     set_tuning_warning_handler([this](const std::string& message) {
       std::lock_guard<std::mutex> lock(mutex_);
       warnings_.push_back(message);
@@ -80,7 +80,7 @@ class Registry : public ::testing::Test {
     set_tuning_warning_handler({});
     set_tuning_table(nullptr);
     unsetenv(table_environment_variable);
-    detail::reset_tuning_state_for_tests();
+    tuning::detail::reset_tuning_state_for_tests();
   }
   std::vector<std::string> warnings() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -242,7 +242,7 @@ TEST_F(Registry, EnvironmentVariableOverride) {
   // Read once: a change of the variable is not seen until the state is reset.
   setenv(table_environment_variable, "/nonexistent/table.txt", 1);
   EXPECT_EQ(choose_elements_per_block(tri1, test_gpu), 24);
-  detail::reset_tuning_state_for_tests();
+  tuning::detail::reset_tuning_state_for_tests();
   EXPECT_THROW(choose_elements_per_block(tri1, test_gpu), TuningTableError);
 }
 
@@ -313,7 +313,7 @@ TEST(EmbeddedTables, ParseMatchTheirFileAndTheCheckedInText) {
   // Device matching below is that of the embedded tables: no override from the caller's environment.
   unsetenv(table_environment_variable);
   set_tuning_table(nullptr);
-  detail::reset_tuning_state_for_tests();
+  tuning::detail::reset_tuning_state_for_tests();
   const auto& tables = embedded_tuning_tables();  // throws on a malformed checked-in table
   const std::vector<std::string> files = embedded_tuning_table_files();
   ASSERT_EQ(tables.size(), files.size());
@@ -521,10 +521,21 @@ TEST_F(Registry, SumFactorisedAppliesToTensorQuadsAndHexesOnly) {
   EXPECT_FALSE(variant_applies(triangle, test_gpu, &why));
   EXPECT_TRUE(contains(why, "quadrilateral or hexahedron")) << why;
   EXPECT_TRUE(variant_applies(as(tensor_hex3(Operation::values_transpose), KernelVariant::sum_factorised), test_gpu, &why));
-  LaunchShape laplacian = as(tensor_hex3(Operation::physical_gradients_transpose), KernelVariant::sum_factorised);
-  laplacian.weighted = laplacian.fused = true;
-  EXPECT_FALSE(variant_applies(laplacian, test_gpu, &why));
-  EXPECT_TRUE(contains(why, "fused operators")) << why;
+  // The fused operators: diffusion at Q1 = p + 1 and p + 2 (4 and 5 at p = 3), mass with precomputed
+  // geometry only.
+  LaunchShape diffusion = as(tensor_hex3(Operation::physical_gradients_transpose), KernelVariant::sum_factorised);
+  diffusion.weighted = diffusion.fused = true;
+  EXPECT_TRUE(variant_applies(diffusion, test_gpu, &why)) << why;
+  diffusion.points_per_direction = 6;
+  diffusion.points = 216;
+  EXPECT_FALSE(variant_applies(diffusion, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "compiled for 4 and 5")) << why;
+  LaunchShape mass = as(tensor_hex3(Operation::values_transpose), KernelVariant::sum_factorised);
+  mass.weighted = mass.fused = true;
+  EXPECT_FALSE(variant_applies(mass, test_gpu, &why));
+  EXPECT_TRUE(contains(why, "reads precomputed geometry")) << why;
+  mass.precomputed_geometry = true;
+  EXPECT_TRUE(variant_applies(mass, test_gpu, &why)) << why;
   EXPECT_FALSE(variant_applies(as(tensor_hex3(), KernelVariant::sum_factorised), device("Tiny GPU", 9, 0, 1024), &why));
   EXPECT_TRUE(contains(why, "bytes of shared memory")) << why;
 }
@@ -561,10 +572,34 @@ TEST_F(Registry, RequestedVariantIsUsedOrRefusedWithTheReason) {
   const VariantEnvironment environment("dense");
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), KernelVariant::sum_factorised),
             KernelVariant::sum_factorised);
-  // A fused operator: dense whatever is asked.
-  LaunchShape laplacian = tensor_hex3(Operation::physical_gradients_transpose);
-  laplacian.weighted = laplacian.fused = true;
-  EXPECT_EQ(choose_kernel_variant(laplacian, test_gpu, nullptr, KernelVariant::sum_factorised), KernelVariant::dense);
+  // The fused operators, which no table times: a request where it applies, else the environment's variant
+  // where it applies (here dense), else sum-factorised where it applies (mass: with precomputed geometry;
+  // diffusion on the fly: from p = 2), else dense.
+  LaunchShape diffusion = tensor_hex3(Operation::physical_gradients_transpose);
+  diffusion.weighted = diffusion.fused = true;
+  EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, table.get(), std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, nullptr, KernelVariant::sum_factorised),
+            KernelVariant::sum_factorised);
+  {
+    const VariantEnvironment unset("");
+    EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  }
+  LaunchShape mass = tensor_hex3(Operation::values_transpose);
+  mass.weighted = mass.fused = true;
+  EXPECT_EQ(choose_kernel_variant(mass, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  EXPECT_THROW(choose_kernel_variant(mass, test_gpu, nullptr, KernelVariant::sum_factorised), std::invalid_argument);
+  {
+    const VariantEnvironment unset("");
+    mass.precomputed_geometry = true;
+    EXPECT_EQ(choose_kernel_variant(mass, test_gpu, nullptr, std::nullopt), KernelVariant::sum_factorised);
+    LaunchShape hex1 = diffusion;  // p = 1 on the fly: dense; with precomputed geometry: sum-factorised
+    hex1.type = {Shape::hexahedron, 1};
+    hex1.points_per_direction = 2;
+    hex1.points = 8;
+    EXPECT_EQ(choose_kernel_variant(hex1, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+    hex1.precomputed_geometry = true;
+    EXPECT_EQ(choose_kernel_variant(hex1, test_gpu, nullptr, std::nullopt), KernelVariant::sum_factorised);
+  }
 }
 
 TEST_F(Registry, EnvironmentForcesAVariantWhereItApplies) {
