@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // feinterp-bench-operator: the fused FEM operators (Interpolator::apply_operator: mass and diffusion, with
-// the geometry computed on the fly) on generated meshes, in GDoF/s and against the device's copy
+// the geometry precomputed by the plan or computed at every call: --geometry) on generated meshes, in GDoF/s and against the device's copy
 // bandwidth measured in the same run, and the cost of many blocks: the same mesh as one MeshOperator block
 // and split into --blocks blocks of consecutive elements, which MeshOperator computes as one run (one plan,
 // one launch: interpolator/mesh_operator.hpp); the runs column says how many it made.
 //
 // The operator's minimal bytes: the field read and the result written once (node_count * C reals each),
-// the coordinates read once (3 reals per node) and the connectivity once (4 bytes per element node); the
+// the coordinates read once (3 reals per node) or, where the plan precomputed the geometry, its factors
+// (Q or Q d(d+1)/2 reals per element), and the connectivity once (4 bytes per element node); the
 // clearing of the result and the atomic additions' reads are the implementation's. The split operator's
 // result is checked against the single block's before anything is timed. Kernel-only times (batches of
 // back-to-back calls, gpu_timing.hpp). Prints a table, writes CSV.
@@ -33,9 +34,12 @@ using namespace feinterp;
 
 namespace {
 
+const char* geometry_name(OperatorGeometry g) { return g == OperatorGeometry::precomputed ? "precomputed" : "on_the_fly"; }
+
 struct Row {
   ElementType type;
   FusedOperator op;
+  OperatorGeometry geometry;
   Precision precision;
   int components, points, blocks, runs;
   offset_t elements, nodes;
@@ -45,7 +49,7 @@ struct Row {
 
 template <class Real>
 Row measure(ElementType type, const tuning::GeneratedBlock& mesh, const PointSet& points, FusedOperator op, int C,
-            int blocks, const tuning::BenchmarkRun& run) {
+            int blocks, OperatorGeometry geometry, const tuning::BenchmarkRun& run) {
   const Executor executor = Executor::cuda();
   const BlockView host = mesh.block();
   const offset_t n = mesh.node_count(), E = host.element_count;
@@ -64,6 +68,7 @@ Row measure(ElementType type, const tuning::GeneratedBlock& mesh, const PointSet
   whole.connectivity = connectivity.data();
   InterpolatorOptions options;
   options.executor = executor;
+  options.operator_geometry = geometry;
   const MeshOperator<Real> one(std::vector<OperatorBlock>{{whole, points}}, n, x.data(), options);
   std::vector<OperatorBlock> parts;
   for (int b = 0; b < blocks; ++b) {
@@ -92,8 +97,17 @@ Row measure(ElementType type, const tuning::GeneratedBlock& mesh, const PointSet
   const tuning::Timing split_time = tuning::time_launches(
       [&](int) { split.apply_operator(op, field, {r_split.data(), r_split.size()}); }, run.warmup, run.repeats, 10,
       nullptr, run.issue);
-  const std::size_t bytes = std::size_t(n) * sizeof(Real) * (2 * std::size_t(C) + 3) + std::size_t(E) * N * sizeof(node_index);
-  return {type, op, precision_of<Real>(), C, points.size(), blocks, int(split.run_count()), E, n, bytes,
+  std::size_t bytes = std::size_t(n) * sizeof(Real) * (2 * std::size_t(C) + 3) + std::size_t(E) * N * sizeof(node_index);
+  // Precomputed geometry: the factors replace the coordinates where the plan reads them (quadrilaterals
+  // and hexahedra, the sum-factorised kernels; core/operation.hpp's OperatorGeometry).
+  const bool tensor = type.shape == Shape::quadrilateral || type.shape == Shape::hexahedron;
+  if (!tensor) geometry = OperatorGeometry::on_the_fly;  // what the plan does: the row says so
+  if (geometry == OperatorGeometry::precomputed) {
+    const int D = dimension(type.shape), T = op == FusedOperator::mass ? 1 : D * (D + 1) / 2;
+    bytes += std::size_t(E) * points.size() * T * sizeof(Real);
+    bytes -= std::size_t(n) * sizeof(Real) * 3;
+  }
+  return {type, op, geometry, precision_of<Real>(), C, points.size(), blocks, int(split.run_count()), E, n, bytes,
           whole_time.median_ms, split_time.median_ms, whole_time.host_us};
 }
 
@@ -111,6 +125,10 @@ int main(int argc, char** argv) {
   selection.add_generator_option(app);
   std::vector<std::string> operator_names{"mass", "diffusion"};
   app.add_option("--operators", operator_names, "mass, diffusion")->delimiter(',')->check(CLI::IsMember({"mass", "diffusion"}));
+  std::vector<std::string> geometry_names{"precomputed"};
+  app.add_option("--geometry", geometry_names, "precomputed, on_the_fly: where the fused operators take J from")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"precomputed", "on_the_fly"}));
   int blocks = 50;
   app.add_option("--blocks", blocks, "blocks the split operator has (consecutive elements)")->check(CLI::Range(1, 100000));
   tuning::BenchmarkRun run{"feinterp-bench-operator"};
@@ -124,39 +142,46 @@ int main(int argc, char** argv) {
     tuning::for_each_generated_mesh(selection, [&](ElementType type, const tuning::GeneratedBlock& mesh,
                                                    const PointSet& points) {
       for (const std::string& name : operator_names)
-        for (int C : selection.component_counts(type))
-          for (Precision precision : selection.precisions) {
-            const FusedOperator op = name == "mass" ? FusedOperator::mass : FusedOperator::diffusion;
-            rows.push_back(precision == Precision::fp64 ? measure<double>(type, mesh, points, op, C, blocks, run)
-                                                        : measure<float>(type, mesh, points, op, C, blocks, run));
-            const Row& r = rows.back();
-            std::fprintf(stderr, "  %-9s C=%d %s  %8.3f ms  %6.2f GDoF/s  %5.1f%% of copy  %d blocks %8.3f ms (%+.1f%%)\n",
-                         name.c_str(), C, precision_name(precision), r.ms, double(r.nodes) * C / (r.ms * 1e6),
-                         100 * double(r.minimal_bytes) / (r.ms * 1e6) / copy, blocks, r.split_ms,
-                         100 * (r.split_ms / r.ms - 1));
-          }
+        for (const std::string& geometry_name : geometry_names)
+          for (int C : selection.component_counts(type))
+            for (Precision precision : selection.precisions) {
+              const FusedOperator op = name == "mass" ? FusedOperator::mass : FusedOperator::diffusion;
+              const OperatorGeometry geometry =
+                  geometry_name == "precomputed" ? OperatorGeometry::precomputed : OperatorGeometry::on_the_fly;
+              // Simplices always compute J on the fly (core/operation.hpp): one row, named so.
+              const bool tensor = type.shape == Shape::quadrilateral || type.shape == Shape::hexahedron;
+              if (!tensor && geometry == OperatorGeometry::precomputed && geometry_names.size() > 1) continue;
+              rows.push_back(precision == Precision::fp64 ? measure<double>(type, mesh, points, op, C, blocks, geometry, run)
+                                                          : measure<float>(type, mesh, points, op, C, blocks, geometry, run));
+              const Row& r = rows.back();
+              std::fprintf(stderr, "  %-9s %-11s C=%d %s  %8.3f ms  %6.2f GDoF/s  %5.1f%% of copy  %d blocks %8.3f ms (%+.1f%%)\n",
+                           name.c_str(), geometry_name.c_str(), C, precision_name(precision), r.ms, double(r.nodes) * C / (r.ms * 1e6),
+                           100 * double(r.minimal_bytes) / (r.ms * 1e6) / copy, blocks, r.split_ms,
+                           100 * (r.split_ms / r.ms - 1));
+            }
     });
 
     std::printf("\n%s, copy bandwidth %.0f GB/s; %s points; %s meshes; kernel-only times, medians over %d batches of 10 "
                 "back-to-back calls, %s\n",
                 device.name.c_str(), copy, selection.points_name.c_str(), selection.generator.c_str(), run.repeats,
                 tuning::batch_issue_name(run.issue));
-    std::printf("%-15s %-9s %2s %4s %9s %9s %4s %9s %8s %6s %6s %4s %9s %7s\n", "element", "operator", "C", "prec",
+    std::printf("%-15s %-9s %-11s %2s %4s %9s %9s %4s %9s %8s %6s %6s %4s %9s %7s\n", "element", "operator", "geometry", "C", "prec",
                 "elements", "nodes", "Q", "ms", "GDoF/s", "%copy", "blocks", "runs", "split_ms", "extra");
     std::ostringstream csv;
     csv << "# feinterp-bench-operator, device " << device.name << ", compute capability " << device.compute_capability()
         << ", driver " << device.driver_version << ", runtime " << device.runtime_version << ", generator "
         << selection.generator << ", batches " << tuning::batch_issue_name(run.issue) << ", git "
         << feinterp::app::git_revision() << "\n";
-    csv << "element,order,operator,components,precision,elements,nodes,points,minimal_bytes,ms,gdofs,gbs,copy_gbs,"
+    csv << "element,order,operator,geometry,components,precision,elements,nodes,points,minimal_bytes,ms,gdofs,gbs,copy_gbs,"
            "fraction_of_copy,blocks,runs,split_ms,split_extra,host_us_per_call\n";
     for (const Row& r : rows) {
       const double gdofs = double(r.nodes) * r.components / (r.ms * 1e6), rate = double(r.minimal_bytes) / (r.ms * 1e6);
-      std::printf("%-15s %-9s %2d %4s %9lld %9lld %4d %9.3f %8.2f %5.1f%% %6d %4d %9.3f %+6.1f%%\n",
-                  to_string(r.type).c_str(), fused_operator_name(r.op), r.components, precision_name(r.precision),
+      std::printf("%-15s %-9s %-11s %2d %4s %9lld %9lld %4d %9.3f %8.2f %5.1f%% %6d %4d %9.3f %+6.1f%%\n",
+                  to_string(r.type).c_str(), fused_operator_name(r.op), geometry_name(r.geometry), r.components, precision_name(r.precision),
                   (long long)r.elements, (long long)r.nodes, r.points, r.ms, gdofs, 100 * rate / copy, r.blocks, r.runs,
                   r.split_ms, 100 * (r.split_ms / r.ms - 1));
-      csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << fused_operator_name(r.op) << ',' << r.components
+      csv << shape_name(r.type.shape) << ',' << r.type.order << ',' << fused_operator_name(r.op) << ','
+          << geometry_name(r.geometry) << ',' << r.components
           << ',' << precision_name(r.precision) << ',' << r.elements << ',' << r.nodes << ',' << r.points << ','
           << r.minimal_bytes << ',' << r.ms << ',' << gdofs << ',' << rate << ',' << copy << ',' << rate / copy << ','
           << r.blocks << ',' << r.runs << ',' << r.split_ms << ',' << r.split_ms / r.ms - 1 << ',' << r.host_us << '\n';
