@@ -50,16 +50,17 @@ std::vector<Row> with_rates(const std::vector<CaseResult>& results) {
 
 std::string format_table(const std::vector<Row>& rows) {
   // GDoF/s: CG's operator (fused diffusion with kappa, constrained), the fused one with kappa = 1, and the
-  // unfused pair (forward + weighted transpose); fwd %: the forward's share of the unfused pair.
+  // unfused pair (forward + weighted transpose); fwd %: the forward's share of the unfused pair; CG: DoFs
+  // times iterations per second of the whole solve, vector operations included.
   std::string s = "elem p  elements       h      DoFs  CG its    L2 error  rate    H1 error  rate  proj L2  rate  "
-                  "GDoF/s   fused unfused  apply ms  fwd %\n";
+                  "GDoF/s   fused unfused  apply ms  fwd %      CG\n";
   for (const Row& row : rows) {
     const CaseResult& r = row.result;
-    s += format("%-4s %d %9lld %7.4f %9lld %7d %11.3e %5.2f %11.3e %5.2f %8.2e %5.2f %7.4f %7.4f %7.4f %9.3f %6.1f\n",
+    s += format("%-4s %d %9lld %7.4f %9lld %7d %11.3e %5.2f %11.3e %5.2f %8.2e %5.2f %7.4f %7.4f %7.4f %9.3f %6.1f %7.4f\n",
                 short_name(r.type), r.type.order, (long long)r.elements, r.h, (long long)r.dofs, r.cg.iterations,
                 r.l2_error, row.l2_rate, r.h1_error, row.h1_rate, r.projection_l2_error, row.projection_rate, r.gdofs(),
                 r.fused_gdofs(), r.unfused_gdofs(), r.apply_seconds * 1e3,
-                100 * r.forward_seconds / (r.forward_seconds + r.transpose_seconds));
+                100 * r.forward_seconds / (r.forward_seconds + r.transpose_seconds), r.cg_gdofs());
   }
   return s;
 }
@@ -68,16 +69,16 @@ std::string format_csv(const std::vector<Row>& rows) {
   std::string s =
       "element,order,elements,h,dofs,dirichlet_nodes,points_per_element,cg_iterations,cg_relative_residual,l2_error,"
       "l2_rate,h1_error,h1_rate,gdof_per_s,unfused_gdof_per_s,apply_s,unfused_s,forward_s,transpose_s,solve_s,"
-      "projection_l2_error,projection_l2_rate,projection_cg_iterations,fused_gdof_per_s,fused_s\n";
+      "projection_l2_error,projection_l2_rate,projection_cg_iterations,fused_gdof_per_s,fused_s,cg_gdof_per_s\n";
   for (const Row& row : rows) {
     const CaseResult& r = row.result;
     s += format("%s,%d,%lld,%.6g,%lld,%lld,%d,%d,%.3e,%.6e,%.4f,%.6e,%.4f,%.6g,%.6g,%.6e,%.6e,%.6e,%.6e,%.4g,%.6e,%.4f,%d,"
-                "%.6g,%.6e\n",
+                "%.6g,%.6e,%.6g\n",
                 feinterp::shape_name(r.type.shape), r.type.order, (long long)r.elements, r.h, (long long)r.dofs,
                 (long long)r.dirichlet, r.points, r.cg.iterations, r.cg.relative_residual, r.l2_error, row.l2_rate,
                 r.h1_error, row.h1_rate, r.gdofs(), r.unfused_gdofs(), r.apply_seconds, r.unfused_seconds,
                 r.forward_seconds, r.transpose_seconds, r.solve_seconds, r.projection_l2_error, row.projection_rate,
-                r.projection_cg.iterations, r.fused_gdofs(), r.fused_seconds);
+                r.projection_cg.iterations, r.fused_gdofs(), r.fused_seconds, r.cg_gdofs());
   }
   return s;
 }
@@ -98,10 +99,10 @@ std::string format_json(const std::vector<Row>& rows, const std::string& device)
                 json_number(r.l2_error, "%.6e").c_str(), json_number(rows[i].l2_rate).c_str(),
                 json_number(r.h1_error, "%.6e").c_str(), json_number(rows[i].h1_rate).c_str());
     s += format("\"projection_l2_error\": %s, \"projection_l2_rate\": %s, \"projection_cg_iterations\": %d, "
-                "\"fused_gdof_per_s\": %s, \"fused_s\": %s, ",
+                "\"fused_gdof_per_s\": %s, \"fused_s\": %s, \"cg_gdof_per_s\": %s, ",
                 json_number(r.projection_l2_error, "%.6e").c_str(), json_number(rows[i].projection_rate).c_str(),
                 r.projection_cg.iterations, json_number(r.fused_gdofs()).c_str(),
-                json_number(r.fused_seconds, "%.6e").c_str());
+                json_number(r.fused_seconds, "%.6e").c_str(), json_number(r.cg_gdofs()).c_str());
     s += format("\"gdof_per_s\": %s, \"unfused_gdof_per_s\": %s, \"apply_s\": %s, \"unfused_s\": %s, "
                 "\"forward_s\": %s, \"transpose_s\": %s, \"solve_s\": %s}%s\n",
                 json_number(r.gdofs()).c_str(), json_number(r.unfused_gdofs()).c_str(),

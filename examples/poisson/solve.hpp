@@ -39,6 +39,8 @@ struct CaseResult {
   double gdofs() const { return double(dofs) / apply_seconds * 1e-9; }
   double unfused_gdofs() const { return double(dofs) / unfused_seconds * 1e-9; }
   double fused_gdofs() const { return double(dofs) / fused_seconds * 1e-9; }
+  /// CG's throughput, vector operations included: DoFs times iterations per second, in 10^9.
+  double cg_gdofs() const { return double(dofs) * cg.iterations / solve_seconds * 1e-9; }
 };
 
 /// Throws std::exception (feinterp's errors, or std::runtime_error) with a one-line message.
