@@ -25,6 +25,7 @@ from ._feinterp import (
     InvalidArgumentError,
     MeshError,
     Operation,
+    OperatorGeometry,
     PointSet,
     Precision,
     Shape,

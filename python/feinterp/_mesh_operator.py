@@ -12,7 +12,7 @@ class MeshOperator:
     """Every block of a mesh, one plan each, over one global nodal vector u[node, c].
 
     MeshOperator(blocks, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
-                 cuda_stream=None, summation="atomic", threads=0)
+                 cuda_stream=None, summation="atomic", threads=0, operator_geometry="precomputed")
 
     blocks       Blocks of a Mesh (e.g. [b for b in mesh.blocks if b.type.dimension == mesh.dimension]) or
                  BlockArrays, over one node numbering
@@ -28,7 +28,7 @@ class MeshOperator:
     """
 
     def __init__(self, blocks, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
-                 cuda_stream=None, summation="atomic", threads=0):
+                 cuda_stream=None, summation="atomic", threads=0, operator_geometry="precomputed"):
         blocks = list(blocks)
         if not blocks:
             raise ValueError("blocks: none; expected at least one")
@@ -37,7 +37,8 @@ class MeshOperator:
             raise ValueError(f"points: {len(per_block)} for {len(blocks)} blocks; expected one per block")
         self.plans = [
             Interpolator(b, p, coordinates, node_count=node_count, executor=executor, precision=precision,
-                         cuda_stream=cuda_stream, summation=summation, threads=threads)
+                         cuda_stream=cuda_stream, summation=summation, threads=threads,
+                         operator_geometry=operator_geometry)
             for b, p in zip(blocks, per_block)
         ]
         operator_class = _f.MeshOperator64 if self.plans[0].precision == _f.Precision.fp64 else _f.MeshOperator32

@@ -34,7 +34,11 @@ def _enum(enum, value, parse=None):
     if isinstance(value, enum):
         return value
     if isinstance(value, str):
-        return parse(value) if parse else enum.__members__[value]
+        if parse:
+            return parse(value)
+        if value in enum.__members__:
+            return enum.__members__[value]
+        raise ValueError(f"{value!r}: expected a {enum.__name__}: {', '.join(enum.__members__)}")
     raise TypeError(f"expected a {enum.__name__} or its name, got {value!r}")
 
 
@@ -137,7 +141,8 @@ class Interpolator:
     the fused Laplacian (interpolator/interpolator.hpp), in FP64 or FP32, on the CPU or a GPU.
 
     Interpolator(block, points=None, coordinates=None, *, node_count=None, executor="cpu",
-                 precision=None, cuda_stream=None, summation="atomic", threads=0)
+                 precision=None, cuda_stream=None, summation="atomic", threads=0,
+                 operator_geometry="precomputed")
 
     block        a Mesh's Block, or BlockArrays(type, connectivity, space_dimension, element_tags)
     points       a PointSet, a quadrature degree (int), "nodes" (the element's nodes); default: degree 2p
@@ -150,6 +155,9 @@ class Interpolator:
     cuda_stream  the stream of the plan's launches, of the plan's device: an int, a CuPy or PyTorch stream
                  (default: the legacy default stream, which CuPy and PyTorch use too)
     summation    "atomic" or "deterministic" (how a GPU plan sums shared nodes)
+    operator_geometry  "precomputed" or "on_the_fly": where a GPU plan's fused operators of quadrilaterals
+                 and hexahedra take the geometry from (w |det J| and w |det J| K^T K kept per point after the
+                 first call, or J at every call: coordinates that move need on_the_fly)
 
     Host connectivity, coordinates and tags are converted once, here, to int32, the plan's precision and
     uint64, and copied into memory the plan owns (on the device for a cuda plan): changing or freeing
@@ -168,7 +176,7 @@ class Interpolator:
     """
 
     def __init__(self, block, points=None, coordinates=None, *, node_count=None, executor="cpu", precision=None,
-                 cuda_stream=None, summation="atomic", threads=0):
+                 cuda_stream=None, summation="atomic", threads=0, operator_geometry="precomputed"):
         element_type = block.type
         points = _point_set(element_type, 2 * element_type.order if points is None else points)
         precision = _precision(precision, coordinates)
@@ -189,6 +197,7 @@ class Interpolator:
             threads,
             _stream(cuda_stream),
             _enum(_f.Summation, summation),
+            _enum(_f.OperatorGeometry, operator_geometry),
         )
         self.point_set = points
 

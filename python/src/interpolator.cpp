@@ -28,10 +28,10 @@ void bind_plan(py::module_& m, const char* name) {
   using P = Plan<Real>;
   py::class_<P>(m, name, "A plan over one block (feinterp.Interpolator wraps it; see its documentation).")
       .def(py::init<ElementType, py::handle, const PointSet&, py::handle, py::handle, py::handle, py::handle,
-                    py::handle, py::handle, py::handle, Summation>(),
+                    py::handle, py::handle, py::handle, Summation, OperatorGeometry>(),
            py::arg("type"), py::arg("connectivity"), py::arg("points"), py::arg("coordinates"), py::arg("node_count"),
            py::arg("space_dimension"), py::arg("element_tags"), py::arg("executor"), py::arg("threads"),
-           py::arg("cuda_stream"), py::arg("summation"))
+           py::arg("cuda_stream"), py::arg("summation"), py::arg("operator_geometry"))
       .def("apply", &P::apply, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("detj"))
       .def("apply_transpose", &P::apply_transpose, py::arg("op"), py::arg("f"), py::arg("out"), py::arg("options"))
       .def("apply_operator", &P::apply_operator, py::arg("op"), py::arg("u"), py::arg("out"), py::arg("coefficient"),

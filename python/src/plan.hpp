@@ -86,7 +86,8 @@ class Plan {
   // plan reads.
   Plan(ElementType type, py::handle connectivity, const PointSet& points, py::handle coordinates,
        py::handle node_count_argument, py::handle space_dimension_argument, py::handle element_tags,
-       py::handle executor, py::handle threads_argument, py::handle cuda_stream, Summation summation)
+       py::handle executor, py::handle threads_argument, py::handle cuda_stream, Summation summation,
+       OperatorGeometry operator_geometry)
       : executor_(plan_executor(executor, stream_argument(cuda_stream))),
         stream_(stream_argument(cuda_stream)),
         order_(stream_, executor_.device()) {
@@ -143,6 +144,7 @@ class Plan {
     options.executor = executor_;
     options.threads = threads;
     options.summation = summation;
+    options.operator_geometry = operator_geometry;
     py::gil_scoped_release release;
     plan_.emplace(block, node_count, points, coordinates_data, options);
   }

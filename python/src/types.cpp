@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The library's small types, with the names and values of their C++ declarations: Shape and ElementType
 // (elements/element_type.hpp), Operation with its transposes (core/operation.hpp), Precision,
-// TransposeTarget, TransposeOptions, Summation (interpolator/interpolator.hpp), and Executor: the kind of
+// TransposeTarget, TransposeOptions, Summation, OperatorGeometry (interpolator/interpolator.hpp), and Executor: the kind of
 // interpolator/executor.hpp's executors, which Python names by kind or by name ("cuda:1").
 #include <feinterp/core/limits.hpp>
 #include <feinterp/core/operation.hpp>
@@ -105,6 +105,11 @@ void bind_types(py::module_& m) {
   py::enum_<Summation>(m, "Summation", "How a GPU plan sums element contributions into shared nodes.")
       .value("atomic", Summation::atomic)
       .value("deterministic", Summation::deterministic);
+
+  py::enum_<OperatorGeometry>(m, "OperatorGeometry",
+                              "Where a GPU plan's fused operators take the geometry from: precomputed once, or on_the_fly.")
+      .value("precomputed", OperatorGeometry::precomputed)
+      .value("on_the_fly", OperatorGeometry::on_the_fly);
 
   py::enum_<ExecutorKind>(m, "Executor", "Where a plan computes: cpu, cuda, or automatic (cuda when a GPU is usable).")
       .value("cpu", ExecutorKind::cpu)

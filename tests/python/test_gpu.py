@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# The package on a GPU, with CuPy and PyTorch arrays used in place: round trips against the CPU plan,
+# The package on a GPU, with CuPy and PyTorch arrays used in place: round trips against the CPU plan
+# (the fused operators of hexahedra with either operator geometry too),
 # zero copy (the caller's device pointer is the one written), the adjoint identity, stream ordering
 # (an input written on another stream after a long kernel is waited for; DLPack and
 # __cuda_array_interface__ both), errors for host/device mix-ups, and a degenerate element reported by
@@ -55,6 +56,23 @@ def test_cupy_round_trip_matches_the_cpu(cp, rng):
             assert numpy.abs(computed[1].get() - expected[1]).max() <= 1e-12 * numpy.abs(expected[1]).max()
             expected, computed = expected[0], computed[0]
         assert isinstance(computed, cp.ndarray) and computed.shape == expected.shape
+        assert numpy.abs(computed.get() - expected).max() <= 1e-12 * numpy.abs(expected).max()
+
+
+@pytest.mark.parametrize("geometry", ["precomputed", "on_the_fly"])
+def test_fused_operators_of_hexahedra_match_the_cpu(cp, rng, geometry):
+    # The sum-factorised operators read precomputed factors, or compute J at every call.
+    hexahedra = feinterp.ElementType("hexahedron", 2)
+    mesh = box_mesh(hexahedra.shape, hexahedra.order)
+    block = first_block(mesh, hexahedra)
+    cpu = feinterp.Interpolator(block, 4, mesh.coordinates)
+    gpu = feinterp.Interpolator(block, 4, mesh.coordinates, executor="cuda", operator_geometry=geometry)
+    u = rng.standard_normal((mesh.node_count, 2))
+    rho = rng.uniform(0.5, 2.0, (cpu.element_count, cpu.points))
+    for op in ("mass", "diffusion"):
+        expected = cpu.apply_operator(op, u, coefficient=rho)
+        computed = gpu.apply_operator(op, cp.asarray(u), coefficient=cp.asarray(rho))
+        gpu.check()
         assert numpy.abs(computed.get() - expected).max() <= 1e-12 * numpy.abs(expected).max()
 
 

@@ -72,6 +72,22 @@ def test_fused_laplacian_is_gradient_then_weighted_transpose(element_type, rng):
 
 
 @pytest.mark.parametrize("element_type", TYPES, ids=str)
+def test_operator_geometry_precomputed_and_on_the_fly_agree(element_type, rng):
+    # The option reaches the plan and is refused by name when wrong; the CPU computes J at every call
+    # whatever it says (test_gpu.py compares a GPU plan's two geometries with the CPU).
+    precomputed, _ = plan_for(element_type, operator_geometry="precomputed")
+    on_the_fly, _ = plan_for(element_type, operator_geometry=feinterp.OperatorGeometry.on_the_fly)
+    u = rng.standard_normal((precomputed.node_count, 2))
+    rho = rng.uniform(0.5, 2.0, (precomputed.element_count, precomputed.points))
+    for op in ("mass", "diffusion"):
+        a = precomputed.apply_operator(op, u, coefficient=rho)
+        b = on_the_fly.apply_operator(op, u, coefficient=rho)
+        assert numpy.abs(a - b).max() <= 1e-12 * numpy.abs(b).max()
+    with pytest.raises(ValueError, match="expected a OperatorGeometry: precomputed, on_the_fly"):
+        plan_for(element_type, operator_geometry="cached")
+
+
+@pytest.mark.parametrize("element_type", TYPES, ids=str)
 def test_fused_operators_with_coefficients_are_their_two_steps(element_type, rng):
     # mass with rho (E, Q) and diffusion with a symmetric tensor kappa (E, Q, s(s+1)/2) against the forward
     # operation, the coefficient applied with NumPy, and the weighted transpose; the diagonal against A on a
