@@ -84,6 +84,11 @@ class Scanner {
  private:
   // ---- sections --------------------------------------------------------------------------------------
   void format();
+  std::string_view format_words(std::string words[3], MshCursor::Position& at);
+  void format_end();
+  void repeated_format(MshCursor::Position begin);
+  void close_appended_view();
+  void mesh_copy(const std::string& name, MshCursor::Position begin);
   void physical_names();
   void entities(bool partitioned);
   void nodes_41();
@@ -131,6 +136,14 @@ class Scanner {
   std::string first_view_;  // where the first view section starts, once there is one
   std::vector<std::string> seen_;  // sections that may appear once
   bool head_only_ = false;
+  std::string format_words_[3];  // the first $MeshFormat's version, file-type and data-size
+  std::string format_line_at_;   // where the first format line is ("line 2")
+  // An appended view (a $MeshFormat after the mesh, repeated_format): where its header is, the mesh
+  // sections copied in it so far, whether a view section followed.
+  bool appended_ = false;
+  MshCursor::Position appended_at_;
+  std::vector<std::string> appended_copies_;
+  bool appended_has_view_ = false;
   std::size_t end_line_at_ = 0;  // where the last $End line read by end_section starts
 };
 
@@ -166,10 +179,19 @@ MshScan Scanner::run() {
       in_.fail_at(begin, "not an MSH file: the first line is not $MeshFormat (expected an MSH 2.2 or 4.1 file starting "
                          "with $MeshFormat)");
     if (name == "MeshFormat") {
-      if (format_seen) in_.fail_at(begin, "a second $MeshFormat section; expected exactly one, at the start of the file");
-      format_seen = true;
-      format();
-      if (head_only_) return std::move(out_);
+      if (format_seen) {
+        for_gmsh = false;
+        repeated_format(begin);
+      } else {
+        format_seen = true;
+        format();
+        if (head_only_) return std::move(out_);
+      }
+    } else if (appended_ && (name == "PhysicalNames" || name == "Nodes" || name == "Elements" ||
+                             (out_.version > 4 ? name == "Entities" || name == "PartitionedEntities"
+                                               : name == "ParametricNodes"))) {
+      for_gmsh = false;
+      mesh_copy(name, begin);
     } else if (name == "PhysicalNames") {
       mesh_section_allowed(name);
       physical_names();
@@ -195,6 +217,7 @@ MshScan Scanner::run() {
     } else if (name == "NodeData" || name == "ElementData" || name == "ElementNodeData") {
       for_gmsh = false;
       if (first_view_.empty()) first_view_ = in_.describe(begin);
+      appended_has_view_ = true;
       view(name == "NodeData" ? ViewKind::node_data : name == "ElementData" ? ViewKind::element_data
                                                                               : ViewKind::element_node_data,
            begin);
@@ -218,6 +241,7 @@ MshScan Scanner::run() {
                                         : " (lines " + std::to_string(begin.line) + " to " + std::to_string(end.line - 1) + ")");
     out_.sections.push_back(std::move(section));
   }
+  close_appended_view();
   in_.set_section("");
   if (!elements_.sealed())
     in_.fail(std::string("the file has no elements: it ends without ") + (nodes_.sealed() ? "" : "a $Nodes and ") +
@@ -275,21 +299,35 @@ void Scanner::skip_section(const std::string& name) {
 
 // ---- $MeshFormat -----------------------------------------------------------------------------------
 
-void Scanner::format() {
-  const std::string expected = "expected an MSH 2.2 or 4.1 file starting with $MeshFormat";
-  if (in_.at_end()) in_.fail("truncated or malformed $MeshFormat section (" + expected + ")");
-  const MshCursor::Position at = in_.position();
+// The format line's three words; `at` is where it starts.
+std::string_view Scanner::format_words(std::string words[3], MshCursor::Position& at) {
+  if (in_.at_end())
+    in_.fail("truncated or malformed $MeshFormat section (expected an MSH 2.2 or 4.1 file starting with $MeshFormat)");
+  at = in_.position();
   const std::string_view line = in_.line(short_line_bytes, "the format line");
-  std::string words[4];
   std::size_t count = 0, i = 0;
   while (i < line.size() && count < 4) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
     const std::size_t start = i;
     while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) words[count++] = std::string(line.substr(start, i - start));
+    if (i > start) {
+      if (count == 3) {
+        ++count;
+        break;
+      }
+      words[count++] = std::string(line.substr(start, i - start));
+    }
   }
   if (count != 3)
     in_.fail_at(at, "malformed $MeshFormat line '" + printable(line) + "' (expected '<version> <file-type> <data-size>')");
+  return line;
+}
+
+void Scanner::format() {
+  MshCursor::Position at;
+  std::string* words = format_words_;
+  format_words(words, at);
+  format_line_at_ = in_.describe(at);
   if (words[0] == "2.2")
     out_.version = 2.2;
   else if (words[0] == "4.1")
@@ -303,6 +341,11 @@ void Scanner::format() {
     in_.fail_at(at, "unsupported MSH data-size " + printable(words[2]) + " (expected 8: Gmsh reads doubles only)");
   binary_ = out_.binary = words[1] == "1";
   if (head_only_) return;
+  format_end();
+}
+
+// After the format line: the binary integer 1 (binary files), then $EndMeshFormat.
+void Scanner::format_end() {
   if (binary_) {
     if (in_.remaining() < 4) in_.fail("truncated $MeshFormat section (expected the binary integer 1)");
     std::int32_t one;
@@ -317,6 +360,69 @@ void Scanner::format() {
   if (in_.at_end() || !in_.line_starts_with("$EndMeshFormat"))
     in_.fail("malformed $MeshFormat section (expected $EndMeshFormat on the line after the format)");
   end_section("MeshFormat");
+}
+
+// ---- appended views ------------------------------------------------------------------------------------
+//
+// gmsh::view::write(tag, file, append = true) adds to a mesh file a $MeshFormat section, a copy of the
+// mesh (PostProcessing.SaveMesh, on by default: written with Mesh.SaveAll, Mesh.SaveParametric off and
+// no scaling), an $InterpolationScheme perhaps, and the view. Gmsh reads the mesh of the file's start
+// and gives the views' values to its nodes and elements by tag; its MSH 4.1 reader also reads the copy
+// as more nodes and elements, which feinterp never lets it see (only the first mesh's sections reach
+// Gmsh). A view's tags mean the first mesh's nodes only if the copy is that mesh: so a copy must be
+// the same bytes as the mesh's section of that name, and the header the same format, since a view is
+// read in the last header's format.
+
+void Scanner::repeated_format(MshCursor::Position begin) {
+  if (!elements_.sealed())
+    in_.fail_at(begin, "a second $MeshFormat section before the mesh's $Elements; expected one at the start of the file, "
+                       "and more only where views are appended after the mesh");
+  close_appended_view();
+  in_.set_section("MeshFormat");
+  std::string words[3];
+  MshCursor::Position at;
+  const std::string_view line = format_words(words, at);
+  if (words[0] != format_words_[0] || words[1] != format_words_[1] || words[2] != format_words_[2])
+    in_.fail_at(at, "the format line of an appended view is '" + printable(line) + "' but the file's first (" +
+                        format_line_at_ + ") is '" + format_words_[0] + " " + format_words_[1] + " " + format_words_[2] +
+                        "'; expected the same version, file-type and data-size throughout the file");
+  format_end();
+  appended_ = true;
+  appended_at_ = begin;
+  appended_copies_.clear();
+  appended_has_view_ = false;
+}
+
+// Gmsh repeats $MeshFormat only to append a view: a header followed by no view is not one of its files.
+void Scanner::close_appended_view() {
+  if (!appended_ || appended_has_view_) return;
+  in_.set_section("MeshFormat");
+  in_.fail_at(appended_at_, "a $MeshFormat after the mesh with no view after it; expected $NodeData, $ElementData or "
+                            "$ElementNodeData after a repeated $MeshFormat (Gmsh repeats it only to append a view)");
+}
+
+void Scanner::mesh_copy(const std::string& name, MshCursor::Position begin) {
+  const std::string view_at = in_.describe(appended_at_);
+  const MshSection* mesh = out_.find(name);
+  if (!mesh || !mesh->for_gmsh)
+    in_.fail_at(begin, "section $" + name + " in the view appended at " + view_at + " is not in the mesh at the start of "
+                       "the file; expected only a copy of the mesh's sections before an appended view");
+  if (appended_has_view_)
+    in_.fail_at(begin, "section $" + name + " comes after the data of the view appended at " + view_at +
+                           "; expected the copy of the mesh before the view");
+  if (std::find(appended_copies_.begin(), appended_copies_.end(), name) != appended_copies_.end())
+    in_.fail_at(begin, "a second $" + name + " section in the view appended at " + view_at + "; expected at most one");
+  appended_copies_.push_back(name);
+  const std::string_view body = in_.bytes().substr(mesh->body_begin, mesh->body_end - mesh->body_begin);
+  if (in_.bytes().substr(in_.offset(), body.size()) != body)
+    in_.fail_at(begin, "the copy of the mesh saved with the view appended at " + view_at + " differs from the mesh's " +
+                           mesh->where + "; expected the same mesh (Gmsh gives the view's values to the first mesh's "
+                           "nodes by tag): write the mesh with Mesh.SaveAll = 0, Mesh.SaveParametric = 0 and "
+                           "Mesh.ScalingFactor = 1 as Gmsh saves it with views, or the views with "
+                           "PostProcessing.SaveMesh = 0");
+  // The same bytes as a section checked already: nothing in it is read again.
+  in_.advance_to(in_.offset() + body.size());
+  end_section(name);
 }
 
 // ---- $PhysicalNames ----------------------------------------------------------------------------------

@@ -7,9 +7,14 @@
 //
 // What is checked, and why (each rule closes a crash, an exhaustion or a silently wrong result that
 // a file of a few hundred bytes produced in Gmsh 4.8.4's readers):
-//   * $MeshFormat first and only once: version 2.2 or 4.1, file-type 0 or 1, data-size 8, binary
-//     files in this machine's byte order (Gmsh reads anything else as a .geo script, which can run
-//     commands; a second $MeshFormat switched its reader mid-file).
+//   * $MeshFormat first: version 2.2 or 4.1, file-type 0 or 1, data-size 8, binary files in this
+//     machine's byte order (Gmsh reads anything else as a .geo script, which can run commands).
+//   * $MeshFormat again only where gmsh::view::write(tag, file, true) appends a view after the mesh:
+//     the same version, file-type and data-size as the first (Gmsh reads each view in the format of
+//     the header before it), then optionally a copy of the mesh's sections, byte for byte the same as
+//     the first mesh's (the view's tags name the first mesh's nodes and elements in Gmsh's reading;
+//     Gmsh's 4.1 reader also added the copy's nodes and elements to the mesh a second time), then at
+//     least one view section. Neither the header nor the copy reaches Gmsh.
 //   * Header counts equal to the data that follows, in $Nodes, $Elements and their blocks (Gmsh
 //     allocates by the count and writes by the data: heap overflows both ways), checked before a loop
 //     runs on them; numbers whole (a file cut inside its last number is an error, not a smaller value).
@@ -28,11 +33,12 @@
 //   * Line lengths where Gmsh reads a line into a fixed buffer (10000 bytes for a 4.1 ASCII element,
 //     256 for view headers and physical names, max(4096, 128 x entities) for an ASCII entity), and
 //     coordinates finite with |x| <= max_abs_coordinate (load_limits.hpp).
-//   * Every section closed by its $End line; mesh sections before post-processing ones (Gmsh stops
-//     reading the mesh at the first view).
+//   * Every section closed by its $End line; mesh sections before post-processing ones, but for the
+//     copies in appended views (Gmsh stops reading the mesh at the first view).
 //
-// What Gmsh reads of the file: only $MeshFormat, $PhysicalNames, $Entities, $PartitionedEntities,
-// $Nodes/$ParametricNodes and $Elements (MshSection::for_gmsh). feinterp does not use periodicity,
+// What Gmsh reads of the file: only the first $MeshFormat and the mesh's $PhysicalNames, $Entities,
+// $PartitionedEntities, $Nodes/$ParametricNodes and $Elements (MshSection::for_gmsh), so that a file
+// with appended views gives the mesh of the same file without them. feinterp does not use periodicity,
 // ghost cells, parametrizations or element views, and reads $NodeData itself (collect_node_data),
 // so those sections are checked here and never reach Gmsh, whatever the load options say.
 //

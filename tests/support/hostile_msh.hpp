@@ -96,7 +96,21 @@ inline std::vector<HostileFile> hostile_files(const std::string& marker) {
       {"geo_script", touch + "Exit;\n", {"line 1", "not an MSH file", "$MeshFormat"}},
       {"script_after_header", header41 + touch, {"line 4", "between sections", "expected a section header"}},
       {"script_in_format", "$MeshFormat\n" + touch + "Exit;\n", {"section $MeshFormat, line 2", "expected 2.2 or 4.1"}},
-      {"two_mesh_formats", square41() + header41, {"section $MeshFormat, line 26", "a second $MeshFormat"}},
+      // A repeated $MeshFormat: only where Gmsh appends a view after the mesh (issue 40), in the first
+      // header's format, with an exact copy of the mesh if any, and a view after it.
+      {"two_mesh_formats", square41() + header41, {"section $MeshFormat, line 26", "with no view after it"}},
+      {"mesh_format_before_elements", header41 + entities41 + nodes41() + header41 + elements41() + view(),
+       {"section $MeshFormat, line 20", "a second $MeshFormat section before the mesh's $Elements"}},
+      {"appended_format_other_version", square41() + header22 + view(),
+       {"section $MeshFormat, line 27", "is '2.2 0 8' but the file's first (line 2) is '4.1 0 8'",
+        "expected the same version, file-type and data-size"}},
+      {"appended_format_binary", square41() + "$MeshFormat\n4.1 1 8\n" + std::string("\1\0\0\0", 4) + "\n$EndMeshFormat\n" + view(),
+       {"section $MeshFormat, line 27", "is '4.1 1 8' but the file's first (line 2) is '4.1 0 8'"}},
+      {"appended_mesh_differs", square41() + header41 + entities41 +
+                                    nodes41("1 4 1 4", "1\n2\n3\n4\n", "0 0 0\n1 0 0\n1 1 0\n0 2 0\n") + elements41() + view(),
+       {"section $Nodes, line 33", "differs from the mesh's section $Nodes (lines 8 to 19)", "expected the same mesh"}},
+      {"appended_mesh_after_view", square41() + header41 + view() + nodes41(),
+       {"section $Nodes", "comes after the data of the view appended at line 26", "expected the copy of the mesh before"}},
       // Header counts smaller or larger than the data that follows.
       {"nodes_count_smaller", header41 + entities41 + nodes41("1 1 1 4") + elements41(),
        {"section $Nodes, line 10", "holds 4 nodes, more than the 1 left"}},
