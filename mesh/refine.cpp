@@ -33,7 +33,7 @@ class NewNodes {
     if (inserted) it->second = add(key.data(), count);
     return it->second;
   }
-  /// A node not shared with any other element (a cell centre).
+  /// A node not shared with any other element (a hexahedron's centre).
   node_index add(const node_index* vertices, int count) {
     double x[3] = {0, 0, 0};
     for (int i = 0; i < count; ++i)
@@ -141,8 +141,10 @@ void refine_block(Mesh& mesh, ElementBlock& block, NewNodes& nodes) {
                 for (int d = 0; d < D; ++d) match &= c[d] == 1 || c[d] == 2 * corner[i][d];
                 if (match) set[count++] = v[i];
               }
-              lattice[p] = count == 1   ? set[0]
-                           : count == V ? nodes.add(set, count)  // cell centre: this element's own
+              // A hexahedron's centre is its own; a quadrilateral's is shared, since it may be the face of a
+              // hexahedron (a 3D mesh's boundary block), whose refinement creates that node too.
+              lattice[p] = count == 1 ? set[0]
+                           : count == 8 ? nodes.add(set, count)
                                         : nodes.at({set[0], set[1], count > 2 ? set[2] : 0, count > 3 ? set[3] : 0}, count);
             }
             for (int child = 0; child < (D == 2 ? 4 : 8); ++child) {

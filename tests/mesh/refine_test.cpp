@@ -69,6 +69,44 @@ TEST(Refine, ConformingAndOriented) {
   }
 }
 
+// With the boundary kept (generate_mesh's boundary = true), the refined boundary block is the refined
+// volume's boundary: the same facets, over the same nodes (a quadrilateral's centre is its hexahedron
+// face's centre, not a node of its own).
+TEST(Refine, BoundaryBlockStaysTheBoundary) {
+  for (Shape shape : {Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron}) {
+    SCOPED_TRACE(shape_name(shape));
+    for (Domain domain : {Domain::box, Domain::ball}) {
+      GenerateOptions options{{shape, 1}, 300, 4};
+      options.domain = domain;
+      options.boundary = true;
+      Mesh mesh = generate_mesh(options);
+      detail::refine_uniformly(mesh);
+      const int dim = dimension(shape);
+      const ElementBlock* volume = nullptr;
+      std::set<std::vector<node_index>> boundary_elements;
+      for (const ElementBlock& b : mesh.blocks) {
+        if (dimension(b.type.shape) == dim) {
+          volume = &b;
+          continue;
+        }
+        const std::size_t n = std::size_t(nodes_per_element(b.type));
+        for (offset_t e = 0; e < b.element_count(); ++e) {
+          std::vector<node_index> key(b.connectivity.begin() + std::ptrdiff_t(std::size_t(e) * n),
+                                      b.connectivity.begin() + std::ptrdiff_t(std::size_t(e + 1) * n));
+          std::sort(key.begin(), key.end());
+          boundary_elements.insert(key);
+        }
+      }
+      ASSERT_NE(volume, nullptr);
+      std::set<std::vector<node_index>> boundary_facets;
+      for (const auto& [f, c] : facets(*volume))
+        if (c == 1) boundary_facets.insert(f);
+      EXPECT_FALSE(boundary_facets.empty());
+      EXPECT_EQ(boundary_elements, boundary_facets) << "the boundary block is not the volume's boundary";
+    }
+  }
+}
+
 TEST(Refine, GenerateRefinedHighOrder) {
   // 120k triangles: 30k coarse > 25k, so one refinement of 7.5k, then setOrder(2) on the result.
   const Mesh mesh = generate_mesh({{Shape::triangle, 2}, 120000, 1});
