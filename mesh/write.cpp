@@ -216,10 +216,22 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
       for (int t : tags) entity_of(dimension(b.type.shape), t);
     }
     const int node_entity = entity_of(top, entities.empty() || mesh.dimension != top ? 0 : entities.front().physical_tag).tag;
-    if (cloud_points) entity_of(0, 0);
+    // The cloud's points get a physical group of their own where every element block has one: readers
+    // that keep one physical tag per element block (meshio) refuse a file where some blocks have none.
+    int cloud_physical = 0;
+    const bool all_grouped = std::all_of(entities.begin(), entities.end(), [](const Entity& e) { return e.physical_tag != 0; });
+    if (cloud_points && all_grouped && !entities.empty()) {
+      for (const PhysicalGroup& g : mesh.physical_groups)
+        if (g.dimension == 0) cloud_physical = std::max(cloud_physical, g.tag);
+      for (const Entity& e : entities)
+        if (e.dimension == 0) cloud_physical = std::max(cloud_physical, e.physical_tag);
+      ++cloud_physical;
+    }
+    if (cloud_points) entity_of(0, cloud_physical);
     std::vector<detail::MshWriter::PhysicalName> names;
     for (const PhysicalGroup& g : mesh.physical_groups)
       if (!g.name.empty()) names.push_back({g.dimension, g.tag, g.name});
+    if (cloud_physical) names.push_back({0, cloud_physical, cloud_points_group_name});
     out.physical_names(names);
     double box[6] = {0, 0, 0, 0, 0, 0};
     for (int k = 0; k < 3; ++k) {
@@ -273,7 +285,7 @@ void write_msh(const std::string& path, const Mesh& mesh, const std::vector<Noda
       }
     }
     if (cloud_points) {  // point element i on cloud node i
-      out.element_block(entity_of(0, 0), 15, cloud_points, 1);
+      out.element_block(entity_of(0, cloud_physical), 15, cloud_points, 1);
       detail::ExtraTags node_of = cloud_node_tags, element_of = cloud_element_tags;
       for (std::size_t i = 0; i < cloud_points; ++i) {
         const std::size_t node = node_of.next();

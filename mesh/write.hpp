@@ -58,7 +58,12 @@ struct PointValues {
 /// TP are stored in MSH (what Gmsh's own view.write does with them): one extra node and one point element
 /// (type 15) per point, on a point entity of its own, and one $ElementNodeData view per quantity over
 /// the points of every block, 1, 3 or 9 values per point (scalar, vector, tensor; padded like
-/// PointData). Gmsh draws each point with its value, at its true position.
+/// PointData). Gmsh draws each point with its value, at its true position. Where every element block of
+/// the mesh belongs to a physical group, the point entity gets one too, named cloud_points_group_name
+/// (its tag after the mesh's largest of dimension 0), so that readers keeping one physical tag per
+/// element block (meshio) read the file.
+inline constexpr const char* cloud_points_group_name = "feinterp points";
+
 struct PointCloud {
   struct Block {
     const double* coordinates = nullptr;  ///< x[p*3 + k]

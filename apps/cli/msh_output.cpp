@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <feinterp/apps/cli/msh_output.hpp>
 
+#include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/mesh/write.hpp>
 
 namespace feinterp::app {
@@ -39,10 +40,23 @@ void write_msh_output(const std::string& path, const Mesh& mesh, const NodalFiel
       cloud.views.push_back(std::move(view));
     }
   }
-  // The field's view gets its interpolated values at the points too, when they were computed: the file
-  // then loads back with its field (feinterp interpolate out.msh --field NAME).
-  if (!results.empty() && !results[0].values.empty())
-    for (const BlockResults& r : results) cloud.field_values.push_back({r.values.data(), r.values.size(), C, 0});
+  // The field's view covers the points too, with its interpolated values there (computed here on the
+  // CPU when --values was not asked for): every node of the file then has the field, as meshio requires
+  // of a NodeData view, and the file loads back with its field (feinterp interpolate out.msh --field NAME).
+  std::vector<std::vector<double>> own_values(results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const BlockResults& r = results[i];
+    const std::vector<double>* values = &r.values;
+    if (values->empty()) {
+      const ElementBlock& block = mesh.blocks[r.block];
+      const Interpolator<double> plan(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu()});
+      own_values[i].resize(plan.output_size(Operation::values, C));
+      plan.apply(Operation::values, {field.values.data(), field.values.size(), C},
+                 {own_values[i].data(), own_values[i].size()});
+      values = &own_values[i];
+    }
+    cloud.field_values.push_back({values->data(), values->size(), C, 0});
+  }
   write_msh(path, mesh, {field}, {}, {}, &cloud);
 }
 

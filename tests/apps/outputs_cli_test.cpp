@@ -2,7 +2,8 @@
 // The outputs of feinterp interpolate read back by the readers their users have, and compared with the
 // CSV of the same run (which is exact: the shortest text that reads back to each double):
 //   .msh  Gmsh's own API: the physical group survives, one point view per quantity over both blocks,
-//         each point's position and values equal to the CSV row's;
+//         each point's position and values equal to the CSV row's; meshio: the mesh, the points and
+//         the field at every node (tests/apps/read_outputs.py);
 //   .vtu  VTK's XML reader (ParaView's), through tests/apps/read_outputs.py: the mesh's cells in VTK's
 //         node order, the field at the nodes, the points file equal to the CSV;
 //   .npy  numpy.load, equal to the CSV;
@@ -150,6 +151,38 @@ TEST(Outputs, MshPointViewsReadBackByGmsh) {
     }
   }
   gmsh::finalize();
+}
+
+// meshio (Debian's python3-meshio) reads the .msh: a Gmsh mesh whose elements are all in a physical group
+// (the points then get one too) and a generated mesh with none, with --physical-gradients alone (the
+// field's values at the points are then computed for the file), through tests/apps/read_outputs.py.
+TEST(Outputs, MshReadBackByMeshio) {
+  for (const bool grouped : {true, false}) {
+    SCOPED_TRACE(grouped ? "physical groups" : "no physical group");
+    TempDir dir;
+    if (grouped) {
+      gmsh::initialize();
+      gmsh::option::setNumber("General.Terminal", 0);
+      gmsh::model::add("cube");
+      gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
+      gmsh::model::occ::synchronize();
+      gmsh::model::addPhysicalGroup(3, {1}, 7);
+      gmsh::model::setPhysicalName(3, 7, "body");
+      gmsh::option::setNumber("Mesh.MeshSizeMax", 0.5);
+      gmsh::model::mesh::generate(3);
+      gmsh::model::mesh::setOrder(2);
+      gmsh::write(dir / "mesh.msh");
+      gmsh::finalize();
+    } else {
+      box_mesh(dir / "mesh.msh", {Shape::hexahedron, 2}, 60);
+    }
+    const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--physical-gradients",
+                                     "--output", dir / "out.msh", "--csv", dir / "out.csv"});
+    ASSERT_EQ(run.status, 0) << run.err;
+    const int status = python_reader({"msh", dir / "out.msh", dir / "out.csv", grouped ? "1" : "0"});
+    if (status == 77) GTEST_SKIP() << "meshio (python3-meshio) is missing";
+    ASSERT_EQ(status, 0);
+  }
 }
 
 TEST(Outputs, VtuReadBackByVtkAsLagrangeCells) {

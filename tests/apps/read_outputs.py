@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Reads feinterp's .vtu and .npy outputs back with the readers their users have, and compares them with
-the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
+"""Reads feinterp's .vtu, .msh and .npy outputs back with the readers their users have, and compares them
+with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
 
   read_outputs.py vtu OUT.vtu OUT_points.vtu OUT.csv CELL_TYPE   VTK's XML reader (ParaView's), and meshio
                                                                  for every file of format version 1.0
+  read_outputs.py msh OUT.msh OUT.csv GROUPED                    meshio: the mesh, the points, the field at
+                                                                 every node; physical tags iff GROUPED is 1
   read_outputs.py npy OUT.npy OUT.csv                            numpy.load
 
 The field must be 1 + 2x + 3y - z. Exit status: 0 passed, 1 failed (with what), 77 the reader's Python
@@ -130,6 +132,38 @@ def check_meshio(path, points, values, array):
         fail("%s: meshio's '%s' differs" % (path, array))
 
 
+def check_msh(msh_path, csv_path, grouped):
+    """meshio reads the .msh: the quadrature points are its last nodes, in the CSV's order, one vertex cell
+    each; the field (1 + 2x + 3y - z, linear: exact at any point) is there at every node, the mesh's and the
+    points'; every cell block has a physical tag when the mesh's elements all had one, and none has one
+    otherwise."""
+    try:
+        import numpy as np
+        import meshio
+    except ImportError as e:
+        print("read_outputs: SKIPPED: meshio or NumPy is missing (Debian: python3-meshio): %s" % e)
+        sys.exit(77)
+    mesh = meshio.read(msh_path)
+    header, rows = read_csv(csv_path)
+    table = np.array(rows)
+    x = mesh.points
+    if len(x) <= len(rows) or not np.array_equal(x[-len(rows):], table[:, 3:6]):
+        fail("%s: the last %d of its %d nodes are not the CSV's points" % (msh_path, len(rows), len(x)))
+    vertices = sum(len(block.data) for block in mesh.cells if block.type == "vertex")
+    if vertices != len(rows):
+        fail("%s: %d vertex cells, the CSV has %d points" % (msh_path, vertices, len(rows)))
+    field = np.asarray(mesh.point_data["1+2*x+3*y-z"]).reshape(len(x), -1)[:, 0]
+    expected = 1 + 2 * x[:, 0] + 3 * x[:, 1] - x[:, 2]
+    if np.abs(field - expected).max() > 1e-12 * max(1.0, np.abs(expected).max()):
+        fail("%s: the field differs from 1+2x+3y-z by %g" % (msh_path, np.abs(field - expected).max()))
+    physical = mesh.cell_data.get("gmsh:physical")
+    if grouped and (physical is None or len(physical) != len(mesh.cells)):
+        fail("%s: not every cell block has a physical tag" % msh_path)
+    if not grouped and physical is not None:
+        fail("%s: physical tags in a mesh that had none" % msh_path)
+    print("read_outputs: %s (%d nodes, %d cell blocks) matches the CSV" % (msh_path, len(x), len(mesh.cells)))
+
+
 def check_npy(npy_path, csv_path):
     try:
         import numpy as np
@@ -149,6 +183,8 @@ def check_npy(npy_path, csv_path):
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "vtu":
         check_vtu(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "msh":
+        check_msh(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
     elif len(sys.argv) == 4 and sys.argv[1] == "npy":
         check_npy(sys.argv[2], sys.argv[3])
     else:
