@@ -69,6 +69,10 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
                      "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as float64), .csv (as --csv)");
+  command.add_option("--vtu-compression", o.vtu_compression,
+                     "zlib (VTK's vtkZLibDataCompressor: a third smaller for results, more for the mesh; the default "
+                     "where feinterp was built with zlib) or none (raw: faster to write, larger)")
+      ->check(CLI::IsMember({"zlib", "none"}));
   command.add_option("--csv", o.csv,
                      "write one row per element and point: coordinates and results (a file, or - for standard output)");
   command.add_flag("--all-dimensions", o.all_dimensions,
@@ -327,7 +331,9 @@ int run_interpolate(const InterpolateOptions& o) {
     const bool tabular = format == OutputFormat::npy || format == OutputFormat::csv;
     Progress writing("feinterp", "writing " + o.output, tabular ? double(table.rows()) : 0);
     if (format == OutputFormat::msh) write_msh_output(o.output, mesh, field, results);
-    if (format == OutputFormat::vtu) write_vtu_output(o.output, mesh, field, results);
+    if (format == OutputFormat::vtu)
+      write_vtu_output(o.output, mesh, field, results,
+                       o.vtu_compression == "none" ? VtuCompression::none : VtuCompression::zlib);
     if (format == OutputFormat::npy) write_results_npy(o.output, table, &writing);
     if (format == OutputFormat::csv) write_results_csv(o.output, table, &writing);
     files.insert(files.end(), output_files.begin(), output_files.end());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // --output FILE.vtu: what ParaView (and any VTK reader) shows as it is, in two VTK XML UnstructuredGrid
-// files, binary (raw appended data, 64-bit headers):
+// files, binary (appended data, 64-bit headers), compressed with zlib (VTK's vtkZLibDataCompressor) unless
+// --vtu-compression none:
 //
 //   FILE.vtu          the mesh, each element a VTK cell of its order (vtk_node_order.hpp: linear cells
 //                     for p = 1, Lagrange cells for p = 2, 3, drawn curved), with the nodal field as point
@@ -25,7 +26,10 @@ namespace feinterp::app {
 /// FILE_points.vtu for FILE.vtu.
 std::string vtu_points_path(const std::string& path);
 
+enum class VtuCompression { zlib, none };
+
+/// Throws std::invalid_argument for zlib where feinterp was built without it.
 void write_vtu_output(const std::string& path, const Mesh& mesh, const NodalField& field,
-                      const std::vector<BlockResults>& results);
+                      const std::vector<BlockResults>& results, VtuCompression compression = VtuCompression::zlib);
 
 }  // namespace feinterp::app

@@ -186,21 +186,29 @@ TEST(Outputs, MshReadBackByMeshio) {
 }
 
 TEST(Outputs, VtuReadBackByVtkAsLagrangeCells) {
+  // Compressed with zlib (the default), and raw for one type (--vtu-compression none).
   const struct {
     ElementType type;
     int vtk_type;
-  } cases[] = {{{Shape::triangle, 1}, 5},      {{Shape::triangle, 3}, 69},    {{Shape::quadrilateral, 3}, 70},
-               {{Shape::tetrahedron, 2}, 71}, {{Shape::tetrahedron, 3}, 71}, {{Shape::hexahedron, 2}, 72},
-               {{Shape::hexahedron, 3}, 72},  {{Shape::line, 3}, 68}};
+    bool raw;
+  } cases[] = {{{Shape::triangle, 1}, 5, false},      {{Shape::triangle, 3}, 69, false},
+               {{Shape::quadrilateral, 3}, 70, false}, {{Shape::tetrahedron, 2}, 71, false},
+               {{Shape::tetrahedron, 2}, 71, true},    {{Shape::tetrahedron, 3}, 71, false},
+               {{Shape::hexahedron, 2}, 72, false},    {{Shape::hexahedron, 3}, 72, false},
+               {{Shape::line, 3}, 68, false}};
   for (const auto& c : cases) {
-    SCOPED_TRACE(to_string(c.type));
+    SCOPED_TRACE(to_string(c.type) + (c.raw ? ", raw" : ""));
     TempDir dir;
     box_mesh(dir / "mesh.msh", c.type, 60);
-    const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--output", dir / "out.vtu",
-                                     "--csv", dir / "out.csv"});
+    std::vector<std::string> arguments = {"interpolate", dir / "mesh.msh", "--expr", formula, "--output",
+                                          dir / "out.vtu", "--csv", dir / "out.csv"};
+    if (c.raw) arguments.insert(arguments.end(), {"--vtu-compression", "none"});
+    const Result run = run_feinterp(arguments);
     ASSERT_EQ(run.status, 0) << run.err;
-    const int status = python_reader({"vtu", dir / "out.vtu", dir / "out_points.vtu", dir / "out.csv",
-                                      std::to_string(c.vtk_type)});
+    std::vector<std::string> reader = {"vtu", dir / "out.vtu", dir / "out_points.vtu", dir / "out.csv",
+                                       std::to_string(c.vtk_type)};
+    if (c.raw) reader.push_back("none");
+    const int status = python_reader(reader);
     if (status == 77) GTEST_SKIP() << "VTK's Python module (python3-vtk9) is missing";
     ASSERT_EQ(status, 0);
   }

@@ -3,8 +3,10 @@
 """Reads feinterp's .vtu, .msh and .npy outputs back with the readers their users have, and compares them
 with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
 
-  read_outputs.py vtu OUT.vtu OUT_points.vtu OUT.csv CELL_TYPE   VTK's XML reader (ParaView's), and meshio
-                                                                 for every file of format version 1.0
+  read_outputs.py vtu OUT.vtu OUT_points.vtu OUT.csv CELL_TYPE [none]
+                                                                 VTK's XML reader (ParaView's), and meshio
+                                                                 for every file of format version 1.0;
+                                                                 compressed with zlib, or raw with "none"
   read_outputs.py msh OUT.msh OUT.csv GROUPED                    meshio: the mesh, the points, the field at
                                                                  every node; physical tags iff GROUPED is 1
   read_outputs.py npy OUT.npy OUT.csv                            numpy.load
@@ -28,7 +30,19 @@ def read_csv(path):
     return rows[0], [[float(x) if x != "" else math.nan for x in row] for row in rows[1:]]
 
 
-def check_vtu(grid_path, points_path, csv_path, cell_type):
+def check_compression(path, raw):
+    """The VTKFile's compressor: none for a raw file, VTK's zlib one otherwise (feinterp built without zlib
+    writes raw files by default: both are accepted then)."""
+    with open(path, "rb") as f:
+        head = f.read(400).decode("latin-1")
+    compressed = 'compressor="vtkZLibDataCompressor"' in head
+    if raw and compressed:
+        fail("%s: compressed, --vtu-compression none asked for a raw file" % path)
+    if not compressed and "compressor=" in head:
+        fail("%s: a compressor other than vtkZLibDataCompressor" % path)
+
+
+def check_vtu(grid_path, points_path, csv_path, cell_type, raw=False):
     try:
         import numpy as np
         import vtk
@@ -45,6 +59,8 @@ def check_vtu(grid_path, points_path, csv_path, cell_type):
             fail("%s: VTK's reader reports error %d" % (path, reader.GetErrorCode()))
         return reader.GetOutput()
 
+    check_compression(grid_path, raw)
+    check_compression(points_path, raw)
     grid = read(grid_path)
     if grid.GetNumberOfCells() == 0:
         fail("%s: no cells" % grid_path)
@@ -181,8 +197,8 @@ def check_npy(npy_path, csv_path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "vtu":
-        check_vtu(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    if len(sys.argv) in (6, 7) and sys.argv[1] == "vtu":
+        check_vtu(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:] == ["none"])
     elif len(sys.argv) == 5 and sys.argv[1] == "msh":
         check_msh(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
     elif len(sys.argv) == 4 and sys.argv[1] == "npy":
