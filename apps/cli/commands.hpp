@@ -39,6 +39,7 @@ struct InterpolateOptions {
   std::string device = "auto";
   int threads = 0;  ///< cpu: 0 for the default (FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available)
   std::string output, csv;
+  int timing = 0;  ///< 0: each quantity computed once; R: a warm-up call, then the fastest of R timed ones
   std::string vtu_compression = FEINTERP_HAVE_ZLIB ? "zlib" : "none";  ///< .vtu outputs: zlib or none
   bool all_dimensions = false;    ///< also the lower-dimensional blocks (boundary faces, curves)
   bool skip_unsupported = false;  ///< drop elements of unsupported types instead of failing

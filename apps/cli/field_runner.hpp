@@ -4,9 +4,10 @@
 // and out. The rest of apps/ never sees which executor computes.
 //
 // Times are kept apart: transfer (copies to and from the executor, synchronous, wall clock) and compute
-// (the wall clock of apply and check, the fastest of `repeats` after one untimed call that pays the
-// plan's first-launch decisions and CUDA's lazy module loading, ~1 ms the first time; on the GPU it
-// includes the launch itself, a few microseconds).
+// (the wall clock of apply and check; on the GPU it includes the launch itself, a few microseconds). A
+// quantity is computed once, and its time is that call's, the plan's first-launch decisions and CUDA's
+// lazy module loading included (~1 ms the first time); asked for `repeats`, one untimed call pays those,
+// then the fastest of `repeats` timed ones is reported.
 #pragma once
 
 #include <memory>
@@ -47,8 +48,9 @@ class FieldRunner {
   void set_block(const BlockView& block, const PointSet& points);
 
   /// Computes `op` on the current block into `out` (resized), and det J into `detj` for physical
-  /// gradients if not null. Runs `repeats` times and returns the fastest compute time in seconds.
-  double run(Operation op, std::vector<double>& out, std::vector<double>* detj = nullptr, int repeats = 1);
+  /// gradients if not null. `repeats` 0: once, returning that call's seconds; else one warm-up call and
+  /// `repeats` timed ones, returning the fastest.
+  double run(Operation op, std::vector<double>& out, std::vector<double>* detj = nullptr, int repeats = 0);
 
   /// Seconds spent copying to and from the executor so far.
   double transfer_seconds() const { return transfer_s_; }

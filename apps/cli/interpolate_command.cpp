@@ -69,6 +69,10 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
                      "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as float64), .csv (as --csv)");
+  command.add_option("--timing", o.timing,
+                     "R > 0: time each quantity as the fastest of R calls after a warm-up one (default 0: computed "
+                     "once, that call timed, first-launch costs included)")
+      ->check(CLI::Range(0, 1000));
   command.add_option("--vtu-compression", o.vtu_compression,
                      "zlib (VTK's vtkZLibDataCompressor: a third smaller for results, more for the mesh; the default "
                      "where feinterp was built with zlib) or none (raw: faster to write, larger)")
@@ -279,7 +283,7 @@ int run_interpolate(const InterpolateOptions& o) {
       std::vector<double>* outputs[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
       for (int i = 0; i < 3; ++i)
         if (compute[i]) {
-          r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr);
+          r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr, o.timing);
           times.kernel += r.seconds[i];
         }
       if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs

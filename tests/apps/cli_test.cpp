@@ -150,6 +150,19 @@ TEST(Cli, QuadratureDegreeTooHigh) {
   expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x", "--quadrature", "60"}), "60");
 }
 
+// --timing R: the same results, timed as the fastest of R calls; a negative count is one line.
+TEST(Cli, TimingRepeatsGiveTheSameResults) {
+  TempDir dir;
+  write_mesh(dir / "mesh.msh", {Shape::tetrahedron, 2});
+  const Result once = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y-z", "--json"});
+  const Result timed = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "1+2*x+3*y-z", "--timing", "3", "--json"});
+  ASSERT_EQ(once.status, 0) << once.err;
+  ASSERT_EQ(timed.status, 0) << timed.err;
+  const Json a = parse_json(once.out), b = parse_json(timed.out);
+  EXPECT_EQ(a.at("outputs"), b.at("outputs"));
+  expect_one_error_line(run_feinterp({"interpolate", dir / "mesh.msh", "--expr", "x", "--timing", "-1"}), "--timing");
+}
+
 TEST(Cli, NoGpuWithDeviceCuda) {
   const Result run = run_feinterp({"demo", "--device", "cuda", "--element", "tri", "--order", "1", "--size", "50"});
   if (run.status == 0) GTEST_SKIP() << "a GPU is present: the no-GPU error cannot be provoked here";
