@@ -71,14 +71,15 @@ std::vector<KernelVariant> applicable_variants(const LaunchShape& s, const Devic
 
 KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& device, const tuning::TuningTable* table,
                                     std::optional<KernelVariant> requested) {
+  // 1. The plan's request, for every launch.
+  if (requested) {
+    std::string why;
+    if (!variant_applies(with_variant(s, *requested), device, &why))
+      throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
+                                  " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
+    return *requested;
+  }
   if (s.fused) {  // dense or sum-factorised (tensor point sets); the tables do not time them
-    if (requested) {
-      std::string why;
-      if (!variant_applies(with_variant(s, *requested), device, &why))
-        throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
-                                    " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
-      return *requested;
-    }
     if (const std::optional<KernelVariant> forced = environment_variant())  // A/B measurements, where it applies
       if (variant_applies(with_variant(s, *forced), device)) return *forced;
     // Sum-factorised where it applies, but for the diffusion on the fly at p = 1, where the dense kernel's
@@ -87,14 +88,6 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
     const bool sum_factorised = variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
                                 (s.precomputed_geometry || s.type.order >= 2);
     return sum_factorised ? KernelVariant::sum_factorised : KernelVariant::dense;
-  }
-  // 1. The plan's request.
-  if (requested) {
-    std::string why;
-    if (!variant_applies(with_variant(s, *requested), device, &why))
-      throw std::invalid_argument(std::string("kernel variant ") + tuning::kernel_variant_name(*requested) +
-                                  " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
-    return *requested;
   }
   // 2. The environment.
   if (const std::optional<KernelVariant> forced = environment_variant()) {

@@ -79,24 +79,8 @@ FEINTERP_HD TensorTransposeSharedLayout tensor_operator_shared_layout(TensorOper
     if (size > largest[(1 + s) % 2]) largest[(1 + s) % 2] = size;
   }
   if (F * V * Q > largest[d % 2]) largest[d % 2] = F * V * Q;
-  for (int j = 0; runs_adjoint(kind) && j < d; ++j) {  // adjoint step j runs stage d - 1 - j, writes its input
-    const int s = d - 1 - j;
-    const int size = s >= 1 ? tensor_stage_size(d, P1, Q1, C, gradients, s - 1) : C * N;
-    if (size > largest[j % 2]) largest[j % 2] = size;
-  }
-  layout.lattice_buffer = (d - 1) % 2;
-  layout.stride[0] = largest[0] | 1;
-  layout.stride[1] = largest[1] | 1;
-  const std::size_t E = std::size_t(elements_per_block);
-  layout.basis = 0;
-  layout.maps = aligned16(layout.basis + std::size_t(2 * Q1 * P1) * real_bytes);
-  layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
-  layout.connectivity_stride = (E * N + 3) / 4 * 4;
-  layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
-  layout.data = aligned16(layout.orientation + E * sizeof(unsigned));
-  layout.buffer[0] = aligned16(layout.data + E * std::size_t(layout.data_stride) * real_bytes);
-  layout.buffer[1] = aligned16(layout.buffer[0] + E * std::size_t(layout.stride[0]) * real_bytes);
-  layout.bytes = aligned16(layout.buffer[1] + E * std::size_t(layout.stride[1]) * real_bytes);
+  if (runs_adjoint(kind)) grow_for_adjoint_stages(largest, d, P1, Q1, C, gradients);
+  place_tensor_transpose_arrays(layout, largest, d, P1, Q1, elements_per_block, true, real_bytes);
   return layout;
 }
 

@@ -41,6 +41,38 @@ struct TensorTransposeSharedLayout {
   std::size_t bytes;
 };
 
+/// Grows the two buffers' sizes (reals per element) for the adjoint stages of C fields: step j runs stage
+/// d - 1 - j and writes its forward input into buffer j % 2, down to the C x N nodal lattice.
+FEINTERP_HD void grow_for_adjoint_stages(int (&largest)[2], int d, int P1, int Q1, int C, bool gradients) {
+  for (int j = 0; j < d; ++j) {
+    const int s = d - 1 - j;
+    const int size = s >= 1 ? tensor_stage_size(d, P1, Q1, C, gradients, s - 1) : C * integer_power(P1, d);
+    if (size > largest[j % 2]) largest[j % 2] = size;
+  }
+}
+
+/// Places the arrays once the buffers' sizes and layout.data_stride are known: the odd strides, then
+/// basis, maps, two groups' connectivity, the orientation bits (E of them where `orientation`), the point
+/// data and the two buffers, every one 16-byte aligned.
+FEINTERP_HD void place_tensor_transpose_arrays(TensorTransposeSharedLayout& layout, const int (&largest)[2], int d,
+                                               int P1, int Q1, int elements_per_block, bool orientation,
+                                               std::size_t real_bytes) {
+  const int N = integer_power(P1, d), Q = integer_power(Q1, d);
+  layout.lattice_buffer = (d - 1) % 2;
+  layout.stride[0] = largest[0] | 1;
+  layout.stride[1] = largest[1] | 1;
+  const std::size_t E = std::size_t(elements_per_block);
+  layout.basis = 0;
+  layout.maps = aligned16(layout.basis + std::size_t(2 * Q1 * P1) * real_bytes);
+  layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
+  layout.connectivity_stride = (E * N + 3) / 4 * 4;
+  layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
+  layout.data = aligned16(layout.orientation + (orientation ? E * sizeof(unsigned) : 0));
+  layout.buffer[0] = aligned16(layout.data + E * std::size_t(layout.data_stride) * real_bytes);
+  layout.buffer[1] = aligned16(layout.buffer[0] + E * std::size_t(layout.stride[0]) * real_bytes);
+  layout.bytes = aligned16(layout.buffer[1] + E * std::size_t(layout.stride[1]) * real_bytes);
+}
+
 /// `op` the transpose or its forward operation; `geometric`: J is computed (physical gradients, weighted).
 FEINTERP_HD TensorTransposeSharedLayout tensor_transpose_shared_layout(int dimension, int nodes_per_direction,
                                                                       int points_per_direction, int space_dimension,
@@ -63,24 +95,8 @@ FEINTERP_HD TensorTransposeSharedLayout tensor_transpose_shared_layout(int dimen
     }
     if (S * d * Q > largest[d % 2]) largest[d % 2] = S * d * Q;
   }
-  for (int j = 0; j < d; ++j) {  // adjoint step j runs stage d - 1 - j and writes its forward input
-    const int s = d - 1 - j;
-    const int size = s >= 1 ? tensor_stage_size(d, P1, Q1, C, gradients, s - 1) : C * N;
-    if (size > largest[j % 2]) largest[j % 2] = size;
-  }
-  layout.lattice_buffer = (d - 1) % 2;
-  layout.stride[0] = largest[0] | 1;
-  layout.stride[1] = largest[1] | 1;
-  const std::size_t E = std::size_t(elements_per_block);
-  layout.basis = 0;
-  layout.maps = aligned16(layout.basis + std::size_t(2 * Q1 * P1) * real_bytes);
-  layout.connectivity = aligned16(layout.maps + std::size_t(N + Q) * sizeof(int));
-  layout.connectivity_stride = (E * N + 3) / 4 * 4;
-  layout.orientation = layout.connectivity + 2 * layout.connectivity_stride * sizeof(node_index);
-  layout.data = aligned16(layout.orientation + (geometric ? E * sizeof(unsigned) : 0));
-  layout.buffer[0] = aligned16(layout.data + E * std::size_t(layout.data_stride) * real_bytes);
-  layout.buffer[1] = aligned16(layout.buffer[0] + E * std::size_t(layout.stride[0]) * real_bytes);
-  layout.bytes = aligned16(layout.buffer[1] + E * std::size_t(layout.stride[1]) * real_bytes);
+  grow_for_adjoint_stages(largest, d, P1, Q1, C, gradients);
+  place_tensor_transpose_arrays(layout, largest, d, P1, Q1, elements_per_block, geometric, real_bytes);
   return layout;
 }
 

@@ -58,6 +58,22 @@ std::vector<std::vector<double>> csv_rows(const std::string& path, std::vector<s
   return rows;
 }
 
+// A unit cube of p2 tetrahedra (mesh size h) in a physical volume 7 named "body", meshed and written by
+// Gmsh as a user's would be; Gmsh is left initialised, with the model, for the caller to finalize.
+void gmsh_cube(const std::string& path, double h) {
+  gmsh::initialize();
+  gmsh::option::setNumber("General.Terminal", 0);
+  gmsh::model::add("cube");
+  gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
+  gmsh::model::occ::synchronize();
+  gmsh::model::addPhysicalGroup(3, {1}, 7);
+  gmsh::model::setPhysicalName(3, 7, "body");
+  gmsh::option::setNumber("Mesh.MeshSizeMax", h);
+  gmsh::model::mesh::generate(3);
+  gmsh::model::mesh::setOrder(2);
+  gmsh::write(path);
+}
+
 int python_reader(const std::vector<std::string>& arguments) {
   std::string command = shell_quote(FEINTERP_PYTHON) + " " + shell_quote(FEINTERP_READ_OUTPUTS);
   for (const std::string& a : arguments) command += " " + shell_quote(a);
@@ -67,20 +83,9 @@ int python_reader(const std::vector<std::string>& arguments) {
 
 }  // namespace
 
-// A unit cube of tetrahedra (p2) with a named physical volume, meshed by Gmsh as a user's would be.
 TEST(Outputs, MshPointViewsReadBackByGmsh) {
   TempDir dir;
-  gmsh::initialize();
-  gmsh::option::setNumber("General.Terminal", 0);
-  gmsh::model::add("cube");
-  gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
-  gmsh::model::occ::synchronize();
-  gmsh::model::addPhysicalGroup(3, {1}, 7);
-  gmsh::model::setPhysicalName(3, 7, "body");
-  gmsh::option::setNumber("Mesh.MeshSizeMax", 0.4);
-  gmsh::model::mesh::generate(3);
-  gmsh::model::mesh::setOrder(2);
-  gmsh::write(dir / "cube.msh");
+  gmsh_cube(dir / "cube.msh", 0.4);
   gmsh::clear();
 
   const Result run = run_feinterp({"interpolate", dir / "cube.msh", "--expr", formula, "--output", dir / "out.msh",
@@ -161,17 +166,7 @@ TEST(Outputs, MshReadBackByMeshio) {
     SCOPED_TRACE(grouped ? "physical groups" : "no physical group");
     TempDir dir;
     if (grouped) {
-      gmsh::initialize();
-      gmsh::option::setNumber("General.Terminal", 0);
-      gmsh::model::add("cube");
-      gmsh::model::occ::addBox(0, 0, 0, 1, 1, 1);
-      gmsh::model::occ::synchronize();
-      gmsh::model::addPhysicalGroup(3, {1}, 7);
-      gmsh::model::setPhysicalName(3, 7, "body");
-      gmsh::option::setNumber("Mesh.MeshSizeMax", 0.5);
-      gmsh::model::mesh::generate(3);
-      gmsh::model::mesh::setOrder(2);
-      gmsh::write(dir / "mesh.msh");
+      gmsh_cube(dir / "mesh.msh", 0.5);
       gmsh::finalize();
     } else {
       box_mesh(dir / "mesh.msh", {Shape::hexahedron, 2}, 60);

@@ -125,6 +125,26 @@ std::vector<double> by_stages(const TensorStructure& t, const test::RandomBlock&
   return adjoint<D, P1, Q1, true>(t, rows, C);
 }
 
+// Calls f(D, P1, S), each a std::integral_constant, for a quadrilateral or hexahedron of `type` in space
+// dimension S whose rule has Q1 = P1 points per direction (the degree-2p Gauss rules these tests use).
+template <class F>
+void with_compile_time_sizes(ElementType type, int S, const TensorStructure& t, F&& f) {
+  visit(type, [&](auto element) {
+    using Element = decltype(element);
+    constexpr int D = Element::dimension, P1 = Element::order + 1;
+    if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron) {
+      auto run = [&](auto s) {
+        if constexpr (decltype(s)::value >= D)
+          if (t.points_per_direction == P1) f(std::integral_constant<int, D>{}, std::integral_constant<int, P1>{}, s);
+      };
+      if (S == 2)
+        run(std::integral_constant<int, 2>{});
+      else
+        run(std::integral_constant<int, 3>{});
+    }
+  });
+}
+
 struct Case {
   ElementType type;
   int S;
@@ -164,19 +184,9 @@ TEST_P(SumFactorisedOperators, StagesEqualTheFusedDiffusion) {
     plan.apply_operator(FusedOperator::diffusion, {u.data(), u.size(), C}, {expected.data(), expected.size()},
                         {kappa.data(), kappa.size(), CoefficientShape::symmetric_tensor}, element_vectors);
     std::vector<double> got;
-    visit(type, [&](auto element) {
-      using Element = decltype(element);
-      constexpr int D = Element::dimension, P1 = Element::order + 1;
-      if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron) {
-        auto run = [&](auto s) {
-          constexpr int Sc = decltype(s)::value;
-          if constexpr (Sc >= D) {
-            if (t.points_per_direction == P1) got = by_stages<D, P1, P1, Sc>(t, e, u, C, rule.weights, kappa, T);
-          }
-        };
-        if (S == 2) run(std::integral_constant<int, 2>{});
-        else run(std::integral_constant<int, 3>{});
-      }
+    with_compile_time_sizes(type, S, t, [&](auto d, auto p1, auto s) {
+      got = by_stages<decltype(d)::value, decltype(p1)::value, decltype(p1)::value, decltype(s)::value>(
+          t, e, u, C, rule.weights, kappa, T);
     });
     ASSERT_EQ(got.size(), expected.size()) << "Q1 " << t.points_per_direction;
     EXPECT_LE(test::relative_error(got, expected), 1e-12);
@@ -205,21 +215,10 @@ TEST_P(SumFactorisedOperators, PrecomputedStagesEqualTheFusedOperators) {
       plan.apply_operator(op, {u.data(), u.size(), C}, {expected.data(), expected.size()},
                           {scale.data(), scale.size(), CoefficientShape::scalar}, element_vectors);
       std::vector<double> got;
-      visit(type, [&](auto element) {
-        using Element = decltype(element);
-        constexpr int D = Element::dimension, P1 = Element::order + 1;
-        if constexpr (Element::shape == Shape::quadrilateral || Element::shape == Shape::hexahedron) {
-          auto run = [&](auto s) {
-            constexpr int Sc = decltype(s)::value;
-            if constexpr (Sc >= D) {
-              if (t.points_per_direction != P1) return;
-              got = op == FusedOperator::mass ? by_precomputed_stages<D, P1, P1, Sc, false>(t, e, u, C, rule.weights, scale)
-                                              : by_precomputed_stages<D, P1, P1, Sc, true>(t, e, u, C, rule.weights, scale);
-            }
-          };
-          if (S == 2) run(std::integral_constant<int, 2>{});
-          else run(std::integral_constant<int, 3>{});
-        }
+      with_compile_time_sizes(type, S, t, [&](auto d, auto p1, auto s) {
+        constexpr int D = decltype(d)::value, P1 = decltype(p1)::value, Sc = decltype(s)::value;
+        got = op == FusedOperator::mass ? by_precomputed_stages<D, P1, P1, Sc, false>(t, e, u, C, rule.weights, scale)
+                                        : by_precomputed_stages<D, P1, P1, Sc, true>(t, e, u, C, rule.weights, scale);
       });
       ASSERT_EQ(got.size(), expected.size()) << "Q1 " << t.points_per_direction;
       EXPECT_LE(test::relative_error(got, expected), 1e-12);
