@@ -14,23 +14,16 @@
 #include <feinterp/mesh/mesh.hpp>
 
 #include <feinterp/tests/mesh/mesh_test_util.hpp>
+#include <feinterp/tests/support/msh_variants.hpp>
 
 using namespace feinterp;
 
 namespace {
 
-struct Variant {
-  double version;
-  bool binary;
-  const char* name;
-};
-constexpr Variant variants[] = {{2.2, false, "v22_ascii"}, {2.2, true, "v22_binary"},
-                                {4.1, false, "v41_ascii"}, {4.1, true, "v41_binary"}};
+using Variant = test::MshVariant;
+constexpr const auto& variants = test::msh_variants;
 
-void set_format(double version, bool binary) {
-  gmsh::option::setNumber("Mesh.MshFileVersion", version);
-  gmsh::option::setNumber("Mesh.Binary", binary);
-}
+void set_format(double version, bool binary) { test::set_msh_variant({version, binary, ""}); }
 
 // The value of the nodal view "u" at a point: not symmetric in x and y, so that values given to the
 // wrong nodes are seen.

@@ -12,6 +12,7 @@
 #include <map>
 
 #include <feinterp/tests/mesh/mesh_test_util.hpp>
+#include <feinterp/tests/support/msh_variants.hpp>
 
 using namespace feinterp;
 
@@ -33,18 +34,12 @@ Reference capture(const std::vector<int>& codes) {
   return ref;
 }
 
-struct Variant {
-  double version;
-  bool binary;
-  const char* name;
-};
-constexpr Variant variants[] = {{2.2, false, "v22_ascii"}, {2.2, true, "v22_binary"},
-                                {4.1, false, "v41_ascii"}, {4.1, true, "v41_binary"}};
+using Variant = test::MshVariant;
+constexpr const auto& variants = test::msh_variants;
 
 void write_variants(const test::TempDir& dir, const std::string& stem) {
   for (const Variant& v : variants) {
-    gmsh::option::setNumber("Mesh.MshFileVersion", v.version);
-    gmsh::option::setNumber("Mesh.Binary", v.binary);
+    test::set_msh_variant(v);
     gmsh::option::setNumber("Mesh.SaveAll", 0);
     gmsh::write(dir / (stem + "_" + v.name + ".msh"));
   }
