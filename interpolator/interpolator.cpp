@@ -6,12 +6,14 @@
 #include <feinterp/interpolator/interpolator.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include <feinterp/cpu/plan.hpp>
+#include <feinterp/interpolator/detail/array_location.hpp>
 
 #if FEINTERP_HAS_CUDA
 #include <feinterp/cuda/front_door_plan.hpp>
@@ -39,6 +41,10 @@ Interpolator<Real>::Interpolator(const BlockView& block, offset_t node_count, co
   impl->block = block;
   impl->node_count = node_count;
   impl->space_dimension = feinterp::space_dimension(block);
+  using detail::check_array_location;
+  check_array_location("Interpolator", "the connectivity", block.connectivity,
+                       std::size_t(block.element_count) * std::size_t(nodes_per_element(block.type)), impl->executor);
+  check_array_location("Interpolator", "the coordinates", coordinates, std::size_t(node_count) * 3, impl->executor);
   if (impl->executor.kind() == ExecutorKind::cpu) {
     impl->cpu = std::make_unique<backends::cpu::Plan<Real>>(block, node_count, points, coordinates,
                                                             backends::cpu::PlanOptions{options.threads});
@@ -113,6 +119,16 @@ void check_disjoint(const char* call, const char* a_name, const T* a, std::size_
                                 "the other)");
 }
 
+struct ArrayArgument {
+  const char* name;
+  const void* data;
+  std::size_t size;
+};
+
+void check_locations(const char* call, const Executor& executor, std::initializer_list<ArrayArgument> arrays) {
+  for (const ArrayArgument& array : arrays) detail::check_array_location(call, array.name, array.data, array.size, executor);
+}
+
 }  // namespace
 
 template <class Real>
@@ -121,6 +137,8 @@ void Interpolator<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutput
   check_disjoint("apply", "the field u", u.data, u.size, "the output", out.data, out.size);
   check_disjoint("apply", "the field u", u.data, u.size, "the det J output", detj.data, detj.size);
   check_disjoint("apply", "the output", out.data, out.size, "the det J output", detj.data, detj.size);
+  check_locations("apply", impl_->executor, {{"the field u", u.data, u.size}, {"the output", out.data, out.size},
+                                             {"the det J output", detj.data, detj.size}});
   if (impl_->cpu) return impl_->cpu->apply(op, u, out, detj);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply(op, u, out, detj);
@@ -131,6 +149,8 @@ template <class Real>
 void Interpolator<Real>::apply_transpose(Operation op, BasicFieldView<Real> f, BasicOutputView<Real> out,
                                          const TransposeOptions& options) const {
   check_disjoint("apply_transpose", "the point data f", f.data, f.size, "the output", out.data, out.size);
+  check_locations("apply_transpose", impl_->executor,
+                  {{"the point data f", f.data, f.size}, {"the output", out.data, out.size}});
   if (impl_->cpu) return impl_->cpu->apply_transpose(transpose_of(op), f, out, options);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply_transpose(transpose_of(op), f, out, options);
@@ -142,6 +162,9 @@ void Interpolator<Real>::apply_operator(FusedOperator op, BasicFieldView<Real> u
                                         BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
   check_disjoint("apply_operator", "the field u", u.data, u.size, "the output r", r.data, r.size);
   check_disjoint("apply_operator", "the coefficient", coefficient.data, coefficient.size, "the output r", r.data, r.size);
+  check_locations("apply_operator", impl_->executor,
+                  {{"the field u", u.data, u.size}, {"the output r", r.data, r.size},
+                   {"the coefficient", coefficient.data, coefficient.size}});
   if (impl_->cpu) return impl_->cpu->apply_operator(op, u, r, coefficient, options);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->apply_operator(op, u, r, coefficient, options);
@@ -152,6 +175,8 @@ template <class Real>
 void Interpolator<Real>::operator_diagonal(FusedOperator op, int components, BasicOutputView<Real> d,
                                            BasicCoefficientView<Real> coefficient, const TransposeOptions& options) const {
   check_disjoint("operator_diagonal", "the coefficient", coefficient.data, coefficient.size, "the output d", d.data, d.size);
+  check_locations("operator_diagonal", impl_->executor,
+                  {{"the output d", d.data, d.size}, {"the coefficient", coefficient.data, coefficient.size}});
   if (impl_->cpu) return impl_->cpu->operator_diagonal(op, components, d, coefficient, options);
 #if FEINTERP_HAS_CUDA
   impl_->cuda->operator_diagonal(op, components, d, coefficient, options);

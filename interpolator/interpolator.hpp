@@ -14,8 +14,10 @@
 // with Summation::deterministic.
 //
 // The plan checks everything once, at construction: the block (connectivity in range, space dimension,
-// z = 0 for a planar block), the points, the executor. A call checks only the sizes of its arrays and
-// runs the one operation: one switch inside each backend (cpu, cuda).
+// z = 0 for a planar block), the points, the executor. A call checks only its arrays (their sizes, that
+// outputs overlap no input, and that each lives where the plan computes: host arrays given to a cuda plan,
+// or device arrays to a cpu plan, throw std::invalid_argument naming the array) and runs the one
+// operation: one switch inside each backend (cpu, cuda).
 //
 // Executors and memory (interpolator/executor.hpp). `cpu`: host arrays, each call synchronous, a
 // degenerate or tangled element (fem/orientation.hpp) throws DegenerateElementError from apply itself.
