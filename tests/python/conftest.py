@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Shared fixtures of the Python package's tests. Random inputs are fresh on every run (so the tests can
 # fail on an input nobody chose); the seed is printed, and FEINTERP_TEST_SEED=... replays a failure.
+# The suite runs against whichever feinterp Python imports: the build tree's (ctest sets PYTHONPATH) or an
+# installed wheel (CI runs it with a virtual environment's Python, from outside the source tree). The
+# header says which; FEINTERP_TEST_PACKAGE_PREFIX=DIR stops the run unless it is the one under DIR.
 import functools
 import json
 import os
@@ -13,6 +16,15 @@ import numpy
 import pytest
 
 import feinterp
+
+_expected_prefix = os.environ.get("FEINTERP_TEST_PACKAGE_PREFIX")
+if _expected_prefix and not os.path.realpath(feinterp.__file__).startswith(os.path.realpath(_expected_prefix) + os.sep):
+    raise pytest.UsageError(f"feinterp was imported from {feinterp.__file__}, not from under "
+                            f"FEINTERP_TEST_PACKAGE_PREFIX={_expected_prefix}")
+
+
+def pytest_report_header(config):
+    return f"feinterp {feinterp.__version__} from {os.path.dirname(feinterp.__file__)}"
 
 
 @pytest.fixture
