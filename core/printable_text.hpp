@@ -71,7 +71,7 @@ inline bool is_control(std::string_view text, std::size_t at, std::size_t length
 
 }  // namespace printable_text_detail
 
-/// `bytes` with every control character and every byte of invalid UTF-8 written as \xHH (above). With
+/// `bytes` with every control character and every byte of invalid UTF-8 written as `\xHH` (above). With
 /// `max_bytes`, at most that many bytes of `bytes` are shown, never cutting a UTF-8 character, and "..."
 /// follows when some were left out (for a token quoted from a long line).
 inline std::string printable_text(std::string_view bytes, std::size_t max_bytes = std::string_view::npos) {
