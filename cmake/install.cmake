@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installation and the packages: `cmake --install BUILD --prefix P` puts
-#   P/include/feinterp/{core,elements,fem,tuning,cuda/...,cpu,interpolator,mesh}/*.hpp (as <feinterp/fem/...>)
+#   P/include/feinterp/{core,elements,fem,tuning,cuda/...,cpu,interpolator,mesh,io}/*.hpp (as <feinterp/fem/...>)
 #   P/lib/libfeinterp_*.a, or libfeinterp_*.so.0.1.0 (+ SONAME links) with BUILD_SHARED_LIBS;
 #   P/lib/libfeinterp_cuda.so.0.1.0 always (CUDA builds): the kernels, once, with the CUDA runtime inside
 #   P/bin/feinterp, feinterp-bench, feinterp-sweep, ...        (those this build has; RPATH $ORIGIN/../lib)
@@ -17,7 +17,7 @@ set(FEINTERP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/feinterp)
 
 # ---- libraries, with the names consumers see (feinterp::core, not feinterp::feinterp_core) -------------
 set(_feinterp_export_targets)
-foreach(_target elements fem cpu tuning cuda interpolator mesh core)
+foreach(_target elements fem cpu tuning cuda interpolator mesh io core)
   if(TARGET feinterp_${_target})
     list(APPEND _feinterp_export_targets feinterp_${_target})
     set_target_properties(feinterp_${_target} PROPERTIES EXPORT_NAME ${_target})
@@ -89,6 +89,9 @@ set(_feinterp_public_globs core/*.hpp elements/*.hpp fem/*.hpp fem/ordering/*.hp
 if(TARGET feinterp_mesh)
   list(APPEND _feinterp_public_globs mesh/*.hpp)
 endif()
+if(TARGET feinterp_io)
+  list(APPEND _feinterp_public_globs io/*.hpp)
+endif()
 set(_feinterp_internal_globs)
 if(TARGET feinterp_cuda)
   list(APPEND _feinterp_public_globs cuda/plan.hpp cuda/runtime/*.hpp)
@@ -148,6 +151,13 @@ if(FEINTERP_CUDA)
   set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
 set(FEINTERP_PACKAGE_HAS_MESH ${FEINTERP_MESH})
+# feinterp::io links zlib privately where it was found (a static library: its consumers link zlib too).
+set(FEINTERP_PACKAGE_HAS_IO FALSE)
+set(FEINTERP_PACKAGE_IO_ZLIB FALSE)
+if(TARGET feinterp_io)
+  set(FEINTERP_PACKAGE_HAS_IO TRUE)
+  set(FEINTERP_PACKAGE_IO_ZLIB ${ZLIB_FOUND})
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/feinterpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/feinterpConfig.cmake
   INSTALL_DESTINATION ${FEINTERP_INSTALL_CMAKEDIR})

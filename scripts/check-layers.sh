@@ -3,7 +3,7 @@
 # The include graph goes one way, down the floors (README.md, Architecture), lowest first:
 #
 #   core < elements < fem < tuning < cuda/runtime < cuda/layout < {cuda/launch, cuda/kernels}
-#        < {cuda (its plan), cpu} < {interpolator, mesh} < {apps, python}
+#        < {cuda (its plan), cpu} < {interpolator, mesh} < io < {apps, python}
 #
 # A file may include its own floor and any floor below it; folders on one floor (in braces) do not
 # include each other, and cpu includes nothing of cuda. tests/, examples/ and fuzz/ sit on top and may
@@ -37,9 +37,10 @@ floor_of() {
     cpu/*) echo "7 cpu" ;;
     interpolator/*) echo "8 interpolator" ;;
     mesh/*) echo "8 mesh" ;;
-    apps/*) echo "9 apps" ;;
-    python/*) echo "9 python" ;;
-    tests/* | examples/* | fuzz/*) echo "10 top" ;;
+    io/*) echo "9 io" ;;
+    apps/*) echo "10 apps" ;;
+    python/*) echo "10 python" ;;
+    tests/* | examples/* | fuzz/*) echo "11 top" ;;
     *) echo "" ;;
   esac
 }

@@ -40,7 +40,8 @@ struct InterpolateOptions {
   int threads = 0;  ///< cpu: 0 for the default (FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available)
   std::string output, csv;
   int timing = 0;  ///< 0: each quantity computed once; R: a warm-up call, then the fastest of R timed ones
-  std::string vtu_compression = FEINTERP_HAVE_ZLIB ? "zlib" : "none";  ///< .vtu outputs: zlib or none
+  std::string vtu_compression;  ///< .vtu outputs: zlib or none; "": zlib where feinterp::io has it
+  long long chunk_elements = 0;  ///< elements computed and written at a time; 0: ~64 MB of results
   bool all_dimensions = false;    ///< also the lower-dimensional blocks (boundary faces, curves)
   bool skip_unsupported = false;  ///< drop elements of unsupported types instead of failing
   std::string renumber = "none";  ///< none, rcm or hilbert: compute on a renumbered mesh, report in the file's order

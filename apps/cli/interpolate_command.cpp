@@ -2,7 +2,10 @@
 // feinterp interpolate MESH.msh: a nodal field (a $NodeData view of the file, or formulas in x, y, z)
 // interpolated on every element block at a quadrature rule (degree 2p by default) or at the elements'
 // nodes; values, reference gradients and physical gradients (all three unless some are chosen),
-// summarised as min/max per column, optionally written as Gmsh views (--output) and CSV (--csv).
+// summarised as min/max per column, optionally written as Gmsh views, VTU, NPY (--output) and CSV (--csv).
+// Block by block and, within a block, in chunks of elements (outputs of ~64 MB, or --chunk-elements):
+// each chunk is computed, summarised, handed to the writers (feinterp::io, which stream it to their
+// files) and freed, so that memory does not grow with the results.
 // --renumber rcm|hilbert computes on a renumbered mesh and reports in the file's order (original_order.hpp).
 #include <CLI/CLI.hpp>
 
@@ -13,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
+#include <memory>
 #include <string>
 
 #include <feinterp/core/layout.hpp>
@@ -34,12 +38,13 @@
 #include <feinterp/apps/cli/json_writer.hpp>
 #include <feinterp/apps/cli/output_path.hpp>
 #include <feinterp/apps/common/progress.hpp>
-#include <feinterp/apps/cli/msh_output.hpp>
 #include <feinterp/apps/cli/original_order.hpp>
 #include <feinterp/apps/cli/output_format.hpp>
-#include <feinterp/apps/cli/results_csv.hpp>
-#include <feinterp/apps/cli/results_npy.hpp>
-#include <feinterp/apps/cli/vtu_output.hpp>
+#include <feinterp/io/msh_output.hpp>
+#include <feinterp/io/results_csv.hpp>
+#include <feinterp/io/results_npy.hpp>
+#include <feinterp/io/results_table.hpp>
+#include <feinterp/io/vtu_output.hpp>
 
 namespace feinterp::app {
 
@@ -68,7 +73,8 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
   command.add_option("--output", o.output,
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
-                     "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as float64), .csv (as --csv)");
+                     "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as a structured array of float64 "
+                     "columns named as the CSV's), .csv (as --csv)");
   command.add_option("--timing", o.timing,
                      "R > 0: time each quantity as the fastest of R calls after a warm-up one (default 0: computed "
                      "once, that call timed, first-launch costs included)")
@@ -91,6 +97,10 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
                      "and node order, by element tag")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "rcm", "hilbert"}));
+  command.add_option("--chunk-elements", o.chunk_elements,
+                     "elements computed and written at a time (default 0: as many as make ~64 MB of results); the "
+                     "results are the same whatever the count")
+      ->check(CLI::NonNegativeNumber);
   command.add_flag("--json", o.json, "print one JSON object instead of the summary");
 }
 
@@ -112,29 +122,34 @@ std::string describe_dimensions(const Mesh& mesh) {
   return std::to_string(mesh.dimension) + "D elements in " + std::to_string(mesh.space_dimension) + "D space";
 }
 
-// Elements whose det J is negative at every point: mirrored, valid (fem/orientation.hpp), counted.
-// Blocks whose element fills the space (d = s) only: there det J has a sign.
-long long mirrored_elements(const Mesh& mesh, const BlockResults& r) {
-  const ElementBlock& b = mesh.blocks[r.block];
-  if (r.detj.empty() || dimension(b.type.shape) != mesh.space_dimension) return 0;
-  const std::size_t Q = std::size_t(r.points.size());
-  long long n = 0;
-  for (std::size_t e = 0; e < std::size_t(b.element_count()); ++e) n += r.detj[e * Q] < 0;  // one sign per element
-  return n;
-}
+// What the summary says of a block, accumulated chunk by chunk.
+struct BlockSummary {
+  std::size_t block = 0;
+  PointSet points;
+  double seconds[3] = {0, 0, 0};  ///< compute time of each operation (Operation order), summed over the chunks
+  bool physical = false;          ///< det J was computed
+  // Elements whose det J is negative at every point: mirrored, valid (fem/orientation.hpp), counted.
+  // Blocks whose element fills the space (d = s) only: there det J has a sign.
+  long long mirrored = 0;
+  // The block's length, area or volume, sum_e sum_q w_q |det J(e, q)| (mirrored elements count
+  // positively): a sanity check at a glance (the tilted unit disk: pi). NaN without det J or weights.
+  double measure = 0;
 
-// The block's length, area or volume, sum_e sum_q w_q |det J(e, q)| (mirrored elements count
-// positively): a sanity check at a glance (the tilted unit disk: pi). NaN without det J or weights.
-double block_measure(const BlockResults& r) {
-  const std::size_t Q = std::size_t(r.points.size());
-  if (r.detj.empty() || r.points.weights.size() != Q) return std::numeric_limits<double>::quiet_NaN();
-  double sum = 0;
-  for (std::size_t k = 0; k < r.detj.size(); ++k) sum += r.points.weights[k % Q] * std::abs(r.detj[k]);
-  return sum;
-}
+  void add(const Mesh& mesh, const std::vector<double>& detj) {
+    const std::size_t Q = std::size_t(points.size());
+    if (detj.empty()) return;
+    if (dimension(mesh.blocks[block].type.shape) == mesh.space_dimension)
+      for (std::size_t k = 0; k < detj.size(); k += Q) mirrored += detj[k] < 0;  // one sign per element
+    if (points.weights.size() != Q) return;
+    for (std::size_t k = 0; k < detj.size(); ++k) measure += points.weights[k % Q] * std::abs(detj[k]);
+  }
+  double block_measure() const {
+    return physical && points.weights.size() == std::size_t(points.size()) ? measure : std::numeric_limits<double>::quiet_NaN();
+  }
+};
 
 void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
-                 const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
+                 const std::vector<BlockSummary>& results, const std::vector<Summary>& summaries, const Times& t,
                  const std::vector<std::string>& files, long long skipped) {
   // With --csv - the rows are standard output: the summary goes to standard error.
   std::FILE* const out = o.csv == standard_output ? stderr : stdout;
@@ -147,14 +162,14 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
     std::fprintf(out, "computed with the nodes and elements renumbered (%s); reported in the file's order\n", o.renumber.c_str());
   std::fprintf(out, "field '%s' (%s), on %s\n\n", printable_text(field.name).c_str(), plural(field.components, "component").c_str(),
               describe(device, o.threads).c_str());
-  const bool physical = !results.empty() && !results[0].detj.empty();
+  const bool physical = !results.empty() && results[0].physical;
   std::fprintf(out, "%-5s %-15s %3s %10s %6s %10s %22s  %s\n", "block", "element", "d", "elements", "points",
               physical ? "mirrored" : "", physical ? "measure" : "", "point set");
-  for (const BlockResults& r : results) {
+  for (const BlockSummary& r : results) {
     const ElementBlock& b = mesh.blocks[r.block];
-    const std::string mirrored = physical ? std::to_string(mirrored_elements(mesh, r)) : "";
+    const std::string mirrored = physical ? std::to_string(r.mirrored) : "";
     char measure[32] = "";
-    if (physical) std::snprintf(measure, sizeof measure, "%.17g", block_measure(r));
+    if (physical) std::snprintf(measure, sizeof measure, "%.17g", r.block_measure());
     std::fprintf(out, "%-5zu %-15s %3d %10lld %6d %10s %22s  %s\n", r.block, to_string(b.type).c_str(),
                 dimension(b.type.shape), (long long)b.element_count(), r.points.size(), mirrored.c_str(), measure,
                 r.points.name.c_str());
@@ -170,7 +185,7 @@ void print_table(const InterpolateOptions& o, const Mesh& mesh, const NodalField
 }
 
 void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field, const Device& device,
-                const std::vector<BlockResults>& results, const std::vector<Summary>& summaries, const Times& t,
+                const std::vector<BlockSummary>& results, const std::vector<Summary>& summaries, const Times& t,
                 const std::vector<std::string>& files, long long skipped) {
   JsonWriter json(std::cout);
   begin_document(json, json_schema::interpolate, "interpolate");
@@ -182,14 +197,14 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
   json.member("renumber", o.renumber);
   json.key("blocks").begin_array();
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
-  for (const BlockResults& r : results) {
+  for (const BlockSummary& r : results) {
     const ElementBlock& b = mesh.blocks[r.block];
     json.begin_object().member("block", (long long)r.block).member("element", shape_name(b.type.shape));
     json.member("order", b.type.order).member("dimension", dimension(b.type.shape));
     json.member("space_dimension", mesh.space_dimension).member("elements", (long long)b.element_count());
-    if (!r.detj.empty()) {
-      json.member("mirrored_elements", mirrored_elements(mesh, r));
-      const double measure = block_measure(r);
+    if (r.physical) {
+      json.member("mirrored_elements", r.mirrored);
+      const double measure = r.block_measure();
       if (!std::isnan(measure)) json.member("measure", measure);
     }
     json.member("points", r.points.size()).member("point_set", r.points.name).key("kernel_s").begin_object();
@@ -209,6 +224,31 @@ void print_json(const InterpolateOptions& o, const Mesh& mesh, const NodalField&
 
 }  // namespace
 
+namespace {
+
+// Results of about this many bytes are computed and written at a time (--chunk-elements 0): enough
+// elements that a chunk's plan and transfers cost little beside its work, few enough that memory does
+// not grow with the mesh.
+constexpr double chunk_bytes = 64e6;
+
+std::unique_ptr<io::PointResultsWriter> output_writer(const InterpolateOptions& o, const Mesh& mesh, const NodalField& field) {
+  switch (output_format(o.output)) {
+    case OutputFormat::msh: return std::make_unique<io::MshPointsWriter>(o.output, mesh, field);
+    case OutputFormat::vtu: {
+      const bool zlib = o.vtu_compression.empty() ? io::vtu_zlib_available() : o.vtu_compression == "zlib";
+      if (zlib && !io::vtu_zlib_available())
+        throw std::invalid_argument("--vtu-compression zlib: this feinterp was built without zlib (Debian: zlib1g-dev); "
+                                    "use --vtu-compression none");
+      return std::make_unique<io::VtuWriter>(o.output, mesh, field, zlib ? io::VtuCompression::zlib : io::VtuCompression::none);
+    }
+    case OutputFormat::npy: return std::make_unique<io::NpyWriter>(o.output);
+    case OutputFormat::csv: return std::make_unique<io::CsvWriter>(o.output);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 int run_interpolate(const InterpolateOptions& o) {
   if (o.field.empty() && o.expressions.empty())
     throw std::invalid_argument("interpolate: say what to interpolate: --field NAME (a $NodeData view of the file) or --expr FORMULA");
@@ -217,7 +257,7 @@ int run_interpolate(const InterpolateOptions& o) {
     check_output_path(o.output, "--output");
     const OutputFormat format = output_format(o.output);
     output_files.push_back(o.output);
-    if (format == OutputFormat::vtu) output_files.push_back(vtu_points_path(o.output));
+    if (format == OutputFormat::vtu) output_files.push_back(io::vtu_points_path(o.output));
   }
   if (!o.csv.empty()) check_output_path(o.csv, "--csv", /*stream_allowed=*/true);
   if (o.csv == standard_output && o.json)
@@ -227,6 +267,9 @@ int run_interpolate(const InterpolateOptions& o) {
     if (!o.csv.empty()) check_distinct_outputs(file, "--output", o.csv, "--csv");
   for (const std::string& file : output_files) check_output_target(file, "--output");
   if (!o.csv.empty()) check_output_target(o.csv, "--csv");
+  if (o.vtu_compression == "zlib" && !io::vtu_zlib_available())
+    throw std::invalid_argument("--vtu-compression zlib: this feinterp was built without zlib (Debian: zlib1g-dev); "
+                                "use --vtu-compression none");
   const std::vector<std::string> expressions = split_expressions(o.expressions);
   if (!expressions.empty() && expressions.size() > std::size_t(max_components))
     throw std::invalid_argument("--expr: " + std::to_string(expressions.size()) + " components: at most " +
@@ -265,96 +308,145 @@ int run_interpolate(const InterpolateOptions& o) {
                                 " components: at most " + std::to_string(max_components) + " are supported");
   times.field = evaluating.finish();
 
-  Progress computing("feinterp", "interpolating on " + std::string(device_name(device)));
   const int C = field.components, S = mesh.space_dimension;
   int D = 1;  // the largest reference dimension among the blocks: the reference-gradient columns
   for (const ElementBlock& block : mesh.blocks) D = std::max(D, dimension(block.type.shape));
-  FieldRunner interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
-  std::vector<BlockResults> results;
   const Operation operations[3] = {Operation::values, Operation::reference_gradients, Operation::physical_gradients};
+
+  // The summaries, accumulated chunk by chunk.
+  std::vector<BlockSummary> blocks;
+  io::PointLayout layout;
+  layout.components = C;
+  layout.space_dimension = S;
+  layout.values = compute[0];
+  layout.reference_gradients = compute[1];
+  layout.physical_gradients = compute[2];
+  long long total_elements = 0;
+  for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+    const ElementBlock& block = mesh.blocks[b];
+    BlockSummary r;
+    r.block = b;
+    r.points = o.points == "nodes" ? element_nodes(block.type)
+                                   : quadrature_rule(block.type.shape, o.quadrature < 0 ? 2 * block.type.order : o.quadrature);
+    r.physical = compute[2];
+    layout.blocks.push_back({b, std::size_t(block.element_count()), r.points.size(), dimension(block.type.shape)});
+    total_elements += block.element_count();
+    blocks.push_back(std::move(r));
+  }
+  std::vector<Summary> summaries;
+  for (int i = 0; i < 3; ++i)
+    if (compute[i]) {
+      std::vector<std::string> columns = i == 0 ? io::value_columns(C) : io::gradient_columns(C, i == 1 ? D : S, i == 2);
+      const std::size_t count = columns.size();
+      summaries.push_back({operation_name(operations[i]), std::move(columns), ColumnRange(count)});
+    }
+  if (compute[2]) summaries.push_back({"detj", {"detj"}, ColumnRange(1)});
+
+  // The writers: --output's and --csv's.
+  std::vector<std::unique_ptr<io::PointResultsWriter>> writers;
+  if (!o.output.empty()) writers.push_back(output_writer(o, mesh, field));
+  if (!o.csv.empty())
+    writers.push_back(o.csv == standard_output ? std::make_unique<io::CsvWriter>(stdout, "--csv -: standard output")
+                                               : std::make_unique<io::CsvWriter>(o.csv));
+  const bool msh_output = !o.output.empty() && output_format(o.output) == OutputFormat::msh;
+  auto timed_write = [&](auto&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    for (auto& w : writers) f(*w);
+    times.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  timed_write([&](io::PointResultsWriter& w) { w.begin(layout); });
+
+  Progress computing("feinterp", "interpolating on " + std::string(device_name(device)) +
+                                     (writers.empty() ? std::string() : " and writing"), double(total_elements));
+  FieldRunner interpolator(device, mesh.coordinates, {field.values.data(), field.values.size(), C}, o.threads);
+  std::vector<node_index> gathered_connectivity;
+  std::vector<std::size_t> gathered_tags;
+  long long elements_done = 0;
   try {
     for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
       const ElementBlock& block = mesh.blocks[b];
-      BlockResults r;
-      r.block = b;
-      r.points = o.points == "nodes" ? element_nodes(block.type)
-                                     : quadrature_rule(block.type.shape, o.quadrature < 0 ? 2 * block.type.order : o.quadrature);
-      interpolator.set_block(block.view(), r.points);
-      std::vector<double>* outputs[3] = {&r.values, &r.reference_gradients, &r.physical_gradients};
-      for (int i = 0; i < 3; ++i)
-        if (compute[i]) {
-          r.seconds[i] = interpolator.run(operations[i], *outputs[i], i == 2 ? &r.detj : nullptr, o.timing);
-          times.kernel += r.seconds[i];
-        }
-      if (!o.csv.empty() || !o.output.empty()) {  // where the points are, for the outputs
-        const feinterp::Interpolator<double> geometry(block.view(), mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
-        r.physical_points.resize(std::size_t(block.element_count()) * std::size_t(r.points.size()) * 3);
-        geometry.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
-                       {r.physical_points.data(), r.physical_points.size()});
+      BlockSummary& r = blocks[b];
+      const std::size_t E = std::size_t(block.element_count()), Q = std::size_t(r.points.size()),
+                        d = std::size_t(dimension(block.type.shape));
+      std::size_t chunk = std::size_t(o.chunk_elements);
+      if (chunk == 0) {
+        const std::size_t per_point = 3 + std::size_t(C) * ((compute[0] || msh_output ? 1 : 0) + (compute[1] ? d : 0) +
+                                                            (compute[2] ? std::size_t(S) : 0)) + (compute[2] ? 1 : 0);
+        chunk = std::max<std::size_t>(1, std::size_t(chunk_bytes / double(Q * per_point * sizeof(double))));
       }
-      results.push_back(std::move(r));
+      for (std::size_t first = 0; first < E || (first == 0 && E == 0); first += chunk) {
+        const std::size_t count = std::min(chunk, E - first);
+        const FileOrderChunk part = file_order_chunk(mesh, b, first, count, gathered_connectivity, gathered_tags);
+        ChunkResults c;
+        if (count > 0) {
+          interpolator.set_block(part.view, r.points);
+          std::vector<double>* outputs[3] = {&c.values, &c.reference_gradients, &c.physical_gradients};
+          for (int i = 0; i < 3; ++i)
+            if (compute[i]) {
+              const double seconds = interpolator.run(operations[i], *outputs[i], i == 2 ? &c.detj : nullptr, o.timing);
+              r.seconds[i] += seconds;
+              times.kernel += seconds;
+            }
+          if (!writers.empty()) {  // where the points are, and the field there for the .msh output's NodeData
+            const feinterp::Interpolator<double> plan(part.view, mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
+            c.physical_points.resize(count * Q * 3);
+            plan.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
+                       {c.physical_points.data(), c.physical_points.size()});
+            if (msh_output && !compute[0]) {
+              c.field_values.resize(count * Q * std::size_t(C));
+              plan.apply(Operation::values, {field.values.data(), field.values.size(), C},
+                         {c.field_values.data(), c.field_values.size()});
+            }
+          }
+        }
+        require_finite_results(block, b, part.tags, count, c);
+        std::size_t s = 0;
+        if (compute[0]) summaries[s++].range.add(c.values);
+        if (compute[1]) {
+          // Reference gradients: d directions per component in this block, D columns per component.
+          std::vector<std::size_t> columns;
+          for (int k = 0; k < C; ++k)
+            for (std::size_t j = 0; j < d; ++j) columns.push_back(std::size_t(k * D) + j);
+          summaries[s++].range.add(c.reference_gradients, columns);
+        }
+        if (compute[2]) {
+          summaries[s++].range.add(c.physical_gradients);
+          summaries[s++].range.add(c.detj);
+          r.add(mesh, c.detj);
+        }
+        io::PointChunk out;
+        out.block = b;
+        out.first_element = first;
+        out.elements = count;
+        out.element_tags = part.tags;
+        out.coordinates = c.physical_points.data();
+        out.values = c.values.data();
+        out.reference_gradients = c.reference_gradients.data();
+        out.physical_gradients = c.physical_gradients.data();
+        out.detj = c.detj.data();
+        out.field_values = c.field_values.data();
+        timed_write([&](io::PointResultsWriter& w) { w.write(out); });
+        elements_done += (long long)count;
+        computing.update(double(elements_done));
+        if (E == 0) break;
+      }
     }
   } catch (const DegenerateElementError& error) {
     throw std::runtime_error(printable_text(o.mesh) + ": " + error.what());  // the error names the element's tag: say in which file
   }
   times.transfer = interpolator.transfer_seconds();
   computing.finish();
-  restore_original_order(mesh, field, results);
-  require_finite_results(mesh, results);
-
-  std::vector<Summary> summaries;
-  for (int i = 0; i < 3; ++i) {
-    if (!compute[i]) continue;
-    Summary s{operation_name(operations[i]),
-              i == 0 ? value_columns(C) : gradient_columns(C, i == 1 ? D : S, i == 2), ColumnRange()};
-    s.range = ColumnRange(s.columns.size());
-    for (const BlockResults& r : results) {
-      if (i != 1) {
-        s.range.add(i == 0 ? r.values : r.physical_gradients);
-        continue;
-      }
-      // Reference gradients: d directions per component in this block, D columns per component.
-      const int d = dimension(mesh.blocks[r.block].type.shape);
-      std::vector<std::size_t> columns;
-      for (int c = 0; c < C; ++c)
-        for (int j = 0; j < d; ++j) columns.push_back(std::size_t(c * D + j));
-      s.range.add(r.reference_gradients, columns);
-    }
-    summaries.push_back(std::move(s));
-  }
-  if (compute[2]) {
-    Summary s{"detj", {"detj"}, ColumnRange(1)};
-    for (const BlockResults& r : results) s.range.add(r.detj);
-    summaries.push_back(std::move(s));
-  }
+  restore_file_order(mesh, field);  // the writers write the mesh and the field at finish, in the file's numbering
+  timed_write([&](io::PointResultsWriter& w) { w.finish(); });
 
   std::vector<std::string> files;
-  if (!o.output.empty()) {
-    const OutputFormat format = output_format(o.output);
-    const ResultsTable table(mesh, results, C);
-    const bool tabular = format == OutputFormat::npy || format == OutputFormat::csv;
-    Progress writing("feinterp", "writing " + o.output, tabular ? double(table.rows()) : 0);
-    if (format == OutputFormat::msh) write_msh_output(o.output, mesh, field, results);
-    if (format == OutputFormat::vtu)
-      write_vtu_output(o.output, mesh, field, results,
-                       o.vtu_compression == "none" ? VtuCompression::none : VtuCompression::zlib);
-    if (format == OutputFormat::npy) write_results_npy(o.output, table, &writing);
-    if (format == OutputFormat::csv) write_results_csv(o.output, table, &writing);
-    files.insert(files.end(), output_files.begin(), output_files.end());
-    times.write += writing.finish();
-  }
-  if (!o.csv.empty()) {
-    const ResultsTable table(mesh, results, C);
-    Progress writing("feinterp", "writing " + o.csv, double(table.rows()));
-    write_results_csv(o.csv, table, &writing);
-    files.push_back(o.csv == standard_output ? std::string("standard output (--csv -)") : o.csv);
-    times.write += writing.finish();
-  }
+  if (!o.output.empty()) files.insert(files.end(), output_files.begin(), output_files.end());
+  if (!o.csv.empty()) files.push_back(o.csv == standard_output ? std::string("standard output (--csv -)") : o.csv);
 
   if (o.json)
-    print_json(o, mesh, field, device, results, summaries, times, files, skipped);
+    print_json(o, mesh, field, device, blocks, summaries, times, files, skipped);
   else
-    print_table(o, mesh, field, device, results, summaries, times, files, skipped);
+    print_table(o, mesh, field, device, blocks, summaries, times, files, skipped);
   return 0;
 }
 

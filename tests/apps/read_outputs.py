@@ -9,7 +9,8 @@ with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
                                                                  compressed with zlib, or raw with "none"
   read_outputs.py msh OUT.msh OUT.csv GROUPED                    meshio: the mesh, the points, the field at
                                                                  every node; physical tags iff GROUPED is 1
-  read_outputs.py npy OUT.npy OUT.csv                            numpy.load
+  read_outputs.py npy OUT.npy OUT.csv                            numpy.load: a structured array, one float64
+                                                                 field per CSV column, named as its header
 
 The field must be 1 + 2x + 3y - z. Exit status: 0 passed, 1 failed (with what), 77 the reader's Python
 module is missing (the test then skips).
@@ -189,11 +190,14 @@ def check_npy(npy_path, csv_path):
     array = np.load(npy_path)
     header, rows = read_csv(csv_path)
     table = np.array(rows)
-    if array.dtype != np.float64 or array.shape != table.shape:
-        fail("%s: %s %s, expected float64 %s" % (npy_path, array.dtype, array.shape, table.shape))
-    if not np.array_equal(array, table, equal_nan=True):
-        fail("%s differs from the CSV" % npy_path)
-    print("read_outputs: %s (%d x %d) matches the CSV" % (npy_path, array.shape[0], array.shape[1]))
+    if array.dtype.names != tuple(header):
+        fail("%s: fields %s, expected the CSV's columns %s" % (npy_path, array.dtype.names, header))
+    if any(array.dtype[name] != np.dtype("<f8") for name in header) or array.shape != (table.shape[0],):
+        fail("%s: %s %s, expected float64 fields and shape (%d,)" % (npy_path, array.dtype, array.shape, table.shape[0]))
+    for i, name in enumerate(header):
+        if not np.array_equal(array[name], table[:, i], equal_nan=True):
+            fail("%s: column %s differs from the CSV" % (npy_path, name))
+    print("read_outputs: %s (%d rows, %d named columns) matches the CSV" % (npy_path, array.shape[0], len(header)))
 
 
 if __name__ == "__main__":

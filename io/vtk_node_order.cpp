@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include <feinterp/apps/cli/vtk_node_order.hpp>
+#include <feinterp/io/vtk_node_order.hpp>
 
 #include <array>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <feinterp/elements/visit.hpp>
 
-namespace feinterp::app {
+namespace feinterp::io {
 
 namespace {
 
@@ -145,4 +145,4 @@ std::vector<int> vtk_from_gmsh(ElementType type) {
   });
 }
 
-}  // namespace feinterp::app
+}  // namespace feinterp::io

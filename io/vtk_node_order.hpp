@@ -20,7 +20,7 @@
 
 #include <feinterp/elements/element_type.hpp>
 
-namespace feinterp::app {
+namespace feinterp::io {
 
 /// The VTK cell type of elements of `type`.
 int vtk_cell_type(ElementType type);
@@ -29,4 +29,4 @@ int vtk_cell_type(ElementType type);
 /// order. Throws std::logic_error if a VTK node has no Gmsh node at its point (a bug).
 std::vector<int> vtk_from_gmsh(ElementType type);
 
-}  // namespace feinterp::app
+}  // namespace feinterp::io
