@@ -615,7 +615,7 @@ void Scanner::nodes_41() {
   std::uint64_t read = 0;
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const long long dim = ascii_or_int32(0, 3, "the block's entity dimension");
-    const long long entity = ascii_or_int32(1, max_int, "the block's entity tag");
+    const long long entity = ascii_or_int32(0, max_int, "the block's entity tag");
     const long long parametric = ascii_or_int32(0, 1, "the block's parametric flag");
     const std::uint64_t n = block_count(read, count, "nodes");
     add_entity(int(dim), entity);
@@ -687,7 +687,7 @@ void Scanner::elements_41() {
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const MshCursor::Position block_at = in_.position();
     const long long dim = ascii_or_int32(0, 3, "the block's entity dimension");
-    const long long entity = ascii_or_int32(1, max_int, "the block's entity tag");
+    const long long entity = ascii_or_int32(0, max_int, "the block's entity tag");
     const MshCursor::Position type_at = in_.position();
     const MshElementType& type = element_type(in_, ascii_or_int32(-max_int - 1, max_int, "the element type"), type_at);
     const std::uint64_t n = block_count(read, count, "elements");

@@ -5,9 +5,11 @@
     python3 examples/python/meshio_round_trip.py [OUTPUT_PREFIX]     (default: ./round_trip)
 
 feinterp generates quadratic tetrahedra of the unit cube and u = x + 2y + 3z at their nodes; meshio
-writes them as PREFIX.msh (MSH 2.2, u as node data: meshio's MSH 4.1 puts the nodes in an entity of tag 0,
-which feinterp's loader refuses) and PREFIX.vtu (ParaView's format). feinterp loads the .msh back (with its field) and meshio the .vtu: both hold the same mesh and values, and the gradient
-at every quadrature point of the reloaded mesh is (1, 2, 3).
+writes them as PREFIX.msh (MSH 2.2, u as node data; 2.2 keeps the physical group: meshio's MSH 4.1
+writes no $Entities, so Gmsh, and feinterp through it, reads a 4.1 file of meshio's only with every element
+on entity 0, without physical groups) and PREFIX.vtu (ParaView's format). feinterp loads the .msh back
+(with its field) and meshio the .vtu: both hold the same mesh and values, and the gradient at every
+quadrature point of the reloaded mesh is (1, 2, 3).
 """
 import sys
 

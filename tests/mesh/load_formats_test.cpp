@@ -237,4 +237,34 @@ TEST(LoadOptionsTest, LowerDimensionalBlocksOnlyWhenAsked) {
   for (const ElementBlock& b : all.blocks) EXPECT_EQ(space_dimension(b.view()), 3);
 }
 
+// meshio's MSH 4.1 writer (meshio.write(path, mesh), its default format): no $Entities, every node and
+// element block on entity 0, which Gmsh reads. The same mesh and field as the MSH 2.2 file it writes.
+TEST(LoadOtherWriters, MeshioMsh41OnEntityZero) {
+  test::TempDir dir;
+  const std::string nodes =
+      "0 0 0\n1 0 0\n0 1 0\n1 1 0\n";
+  const std::string node_data =
+      "$NodeData\n1\n\"u\"\n1\n0.0\n3\n0\n1\n4\n1 1.5\n2 2.5\n3 3.5\n4 4.5\n$EndNodeData\n";
+  test::write_file(dir / "meshio41.msh",
+             "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 4\n2 0 0 4\n1\n2\n3\n4\n" + nodes +
+                 "$EndNodes\n$Elements\n1 2 1 2\n2 0 2 2\n1 1 2 3\n2 2 4 3\n$EndElements\n" + node_data);
+  std::string nodes22 = "$Nodes\n4\n";
+  for (int i = 0; i < 4; ++i) nodes22 += std::to_string(i + 1) + " " + nodes.substr(std::size_t(i) * 6, 6);
+  test::write_file(dir / "meshio22.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n" + nodes22 +
+                                       "$EndNodes\n$Elements\n2\n1 2 2 0 0 1 2 3\n2 2 2 0 0 2 4 3\n$EndElements\n" +
+                                       node_data);
+  const Mesh m41 = load_msh(dir / "meshio41.msh"), m22 = load_msh(dir / "meshio22.msh");
+  for (const Mesh* m : {&m41, &m22}) {
+    ASSERT_EQ(m->blocks.size(), 1u);
+    EXPECT_EQ(m->blocks[0].type.shape, Shape::triangle);
+    EXPECT_EQ(m->blocks[0].element_count(), 2);
+    ASSERT_EQ(m->fields.size(), 1u);
+    EXPECT_EQ(m->fields[0].name, "u");
+  }
+  EXPECT_EQ(m41.coordinates, m22.coordinates);
+  EXPECT_EQ(m41.node_tags, m22.node_tags);
+  EXPECT_EQ(m41.blocks[0].connectivity, m22.blocks[0].connectivity);
+  EXPECT_EQ(m41.fields[0].values, m22.fields[0].values);
+}
+
 }  // namespace
