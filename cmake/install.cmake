@@ -156,7 +156,10 @@ set(FEINTERP_PACKAGE_HAS_IO FALSE)
 set(FEINTERP_PACKAGE_IO_ZLIB FALSE)
 if(TARGET feinterp_io)
   set(FEINTERP_PACKAGE_HAS_IO TRUE)
-  set(FEINTERP_PACKAGE_IO_ZLIB ${ZLIB_FOUND})
+  get_target_property(_feinterp_io_zlib feinterp_io FEINTERP_WITH_ZLIB)
+  if(_feinterp_io_zlib)
+    set(FEINTERP_PACKAGE_IO_ZLIB TRUE)
+  endif()
 endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/feinterpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/feinterpConfig.cmake
