@@ -42,7 +42,8 @@ from ._mesh_operator import MeshOperator
 from ._plan import BlockArrays, Interpolator, as_shape
 
 if _feinterp.has_mesh:
-    from ._feinterp import Block, Mesh, PhysicalGroup, generate_mesh, load_msh
+    from ._feinterp import (Block, Mesh, PhysicalGroup, generate_mesh, load_msh, write_csv, write_msh, write_npy,
+                            write_vtu)
 
 
 def quadrature_rule(shape, degree):

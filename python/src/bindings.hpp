@@ -21,6 +21,7 @@ void bind_types(py::module_& m);         // types.cpp: Shape, ElementType, Opera
 void bind_points(py::module_& m);        // points.cpp: PointSet, element_nodes, quadrature_rule
 void bind_mesh(py::module_& m);          // mesh.cpp: Mesh, Block, load_msh, generate_mesh (FEINTERP_MESH only)
 void bind_interpolator(py::module_& m);  // interpolator.cpp: the plans Plan64 and Plan32
-void bind_mesh_operator(py::module_& m);  // mesh_operator.cpp: MeshOperator64 and MeshOperator32 over plans
+void bind_mesh_operator(py::module_& m);
+void bind_io(py::module_& m);            // io.cpp: write_vtu, write_msh, write_npy, write_csv (FEINTERP_MESH only)  // mesh_operator.cpp: MeshOperator64 and MeshOperator32 over plans
 
 }  // namespace feinterp::python

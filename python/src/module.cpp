@@ -10,6 +10,7 @@ PYBIND11_MODULE(_feinterp, m) {
   bind_points(m);
 #if FEINTERP_PYTHON_MESH
   bind_mesh(m);
+  bind_io(m);
 #endif
   bind_interpolator(m);
   bind_mesh_operator(m);
