@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs feinterp from a configured and built build directory into a temporary prefix, builds the
-# example project (examples/: gradient_energy, poisson) against that installed package only, and runs
+# example project (examples/: gradient_energy, load_vector, vtu_for_paraview, poisson) against that installed package only, and runs
 # them; builds gradient_energy
 # example, and tests/consumers/mesh_area.cpp, with pkg-config instead of CMake, and runs them; then runs
 # the installed programs (--version, and `feinterp demo` on small meshes). Exits non-zero if any step
@@ -69,6 +69,8 @@ run_without_cudart "$work/build/readme_example" | tee "$work/readme_example.out"
 grep -q 'grad u = (1, 2, 3)' "$work/readme_example.out" ||
   { echo "run-installed-example: README's example printed a wrong gradient" >&2; exit 1; }
 run_without_cudart "$work/build/gradient_energy"
+run_without_cudart "$work/build/load_vector"
+run_without_cudart "$work/build/vtu_for_paraview" "$work/field.vtu"
 # The CPU-sized convergence table of the matrix-free Poisson solver (~35 s on 2 cores); fails on a
 # wrong rate. The device size is `poisson --full`.
 run_without_cudart "$work/build/poisson" --executor auto
