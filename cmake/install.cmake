@@ -31,6 +31,7 @@ endforeach()
 #   feinterp_gmsh   the build tree's imported target; the package defines feinterp::gmsh instead, from
 #                   the libgmsh found here or found again on the consumer's machine (feinterpConfig.cmake);
 #   feinterp_seccomp  likewise feinterp::seccomp (libseccomp, the mesh reader's system-call filter);
+#   feinterp_libzip   likewise feinterp::libzip (libzip, feinterp::io's .npz archives), where it was found;
 function(_feinterp_rewrite_link_interface target from to)
   get_target_property(_links ${target} INTERFACE_LINK_LIBRARIES)
   if(NOT _links)
@@ -58,6 +59,9 @@ _feinterp_rewrite_link_interface(feinterp_cpu Eigen3::Eigen "")
 if(TARGET feinterp_mesh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_gmsh feinterp::gmsh)
   _feinterp_rewrite_link_interface(feinterp_mesh feinterp_seccomp feinterp::seccomp)
+endif()
+if(TARGET feinterp_io)
+  _feinterp_rewrite_link_interface(feinterp_io feinterp_libzip feinterp::libzip)
 endif()
 # libfeinterp_cuda.so holds its own copy of the CUDA runtime, hidden (cuda/CMakeLists.txt). The front
 # door reaches the runtime only through it, but code built on the backend's headers calls the runtime
@@ -151,14 +155,20 @@ if(FEINTERP_CUDA)
   set(FEINTERP_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
 set(FEINTERP_PACKAGE_HAS_MESH ${FEINTERP_MESH})
-# feinterp::io links zlib privately where it was found (a static library: its consumers link zlib too).
+# feinterp::io links zlib and libzip privately where they were found (a static library: its consumers
+# link them too).
 set(FEINTERP_PACKAGE_HAS_IO FALSE)
 set(FEINTERP_PACKAGE_IO_ZLIB FALSE)
+set(FEINTERP_PACKAGE_IO_LIBZIP FALSE)
 if(TARGET feinterp_io)
   set(FEINTERP_PACKAGE_HAS_IO TRUE)
   get_target_property(_feinterp_io_zlib feinterp_io FEINTERP_WITH_ZLIB)
   if(_feinterp_io_zlib)
     set(FEINTERP_PACKAGE_IO_ZLIB TRUE)
+  endif()
+  get_target_property(_feinterp_io_libzip feinterp_io FEINTERP_WITH_LIBZIP)
+  if(_feinterp_io_libzip)
+    set(FEINTERP_PACKAGE_IO_LIBZIP TRUE)
   endif()
 endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/feinterpConfig.cmake.in

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace feinterp::io {
 
@@ -26,7 +27,9 @@ ScratchFile::ScratchFile(const std::string& path) : path_(path) {
 
 void ScratchFile::fail(const std::string& what) const { throw OutputError("cannot write '" + path_ + "': " + what); }
 
-ScratchFile::~ScratchFile() { std::fclose(file_); }
+ScratchFile::~ScratchFile() {
+  if (file_) std::fclose(file_);
+}
 
 void ScratchFile::write(const void* data, std::size_t size) {
   if (std::fwrite(data, 1, size, file_) != size)
@@ -42,6 +45,11 @@ void ScratchFile::rewind() {
 std::size_t ScratchFile::read(void* data, std::size_t size) {
   if (std::fread(data, 1, size, file_) != size) fail("reading a scratch file beside it back failed");
   return size;
+}
+
+std::FILE* ScratchFile::release() {
+  rewind();
+  return std::exchange(file_, nullptr);
 }
 
 void ScratchFile::copy_to(AtomicFile& out) {

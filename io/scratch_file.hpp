@@ -33,6 +33,10 @@ class ScratchFile {
   void read_all(std::size_t chunk, Consume&& consume);
   /// Appends everything written to `out`.
   void copy_to(AtomicFile& out);
+  /// Hands the file over, flushed and rewound, to a reader that closes it (libzip's zip_source_filep, which
+  /// copies it into an archive): its space is freed when that reader closes it. Nothing may be done with
+  /// this ScratchFile afterwards but destroy it.
+  std::FILE* release();
 
  private:
   void rewind();

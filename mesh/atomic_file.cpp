@@ -192,6 +192,22 @@ void AtomicFile::write(const void* data, std::size_t size) {
   }
 }
 
+void AtomicFile::write_at(std::size_t offset, const void* data, std::size_t size) {
+  if (fd_ < 0) throw OutputError("cannot write '" + path_ + "': the file was already committed or abandoned");
+  if (offset > this->size() || size > this->size() - offset)
+    throw std::invalid_argument("AtomicFile::write_at: bytes " + std::to_string(offset) + " to " +
+                                std::to_string(offset + size) + " of '" + path_ + "', which has " +
+                                std::to_string(this->size()) + "; expected bytes already written");
+  flush();
+  const char* p = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = ::pwrite(fd_, p + done, size - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("rewriting " + std::to_string(size) + " bytes at byte " + std::to_string(offset) + " failed", n < 0 ? errno : EIO);
+    done += std::size_t(n);
+  }
+}
+
 void AtomicFile::commit() {
   if (fd_ < 0) throw OutputError("cannot write '" + path_ + "': the file was already committed or abandoned");
   flush();

@@ -50,6 +50,10 @@ class AtomicFile {
 
   void write(const void* data, std::size_t size);
   void write(std::string_view text) { write(text.data(), text.size()); }
+  /// Overwrites `size` bytes already written, from byte `offset`: for a format whose headers are known only
+  /// after what follows them (a ZIP archive's local header holds its member's CRC, written after the member).
+  /// Throws std::invalid_argument past size(), OutputError if the write fails.
+  void write_at(std::size_t offset, const void* data, std::size_t size);
   /// Makes the content the file at `path`. Throws OutputError; the destination is then unchanged.
   void commit();
 

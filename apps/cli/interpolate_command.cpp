@@ -43,6 +43,7 @@
 #include <feinterp/io/msh_output.hpp>
 #include <feinterp/io/results_csv.hpp>
 #include <feinterp/io/results_npy.hpp>
+#include <feinterp/io/results_npz.hpp>
 #include <feinterp/io/results_table.hpp>
 #include <feinterp/io/vtu_output.hpp>
 
@@ -74,7 +75,8 @@ void add_interpolate_options(CLI::App& command, InterpolateOptions& o) {
                      "write the results, in the format of the extension: .msh (Gmsh: the mesh, the field, the results "
                      "at the true quadrature points), .vtu (ParaView: the mesh as Lagrange cells with the field, and "
                      "FILE_points.vtu with the results), .npy (NumPy: the CSV's table as a structured array of float64 "
-                     "columns named as the CSV's), .csv (as --csv)");
+                     "columns named as the CSV's), .npz (NumPy: one float64 array per CSV column, named as the column; "
+                     "needs feinterp built with libzip), .csv (as --csv)");
   command.add_option("--timing", o.timing,
                      "R > 0: time each quantity as the fastest of R calls after a warm-up one (default 0: computed "
                      "once, that call timed, first-launch costs included)")
@@ -242,6 +244,7 @@ std::unique_ptr<io::PointResultsWriter> output_writer(const InterpolateOptions& 
       return std::make_unique<io::VtuWriter>(o.output, mesh, field, zlib ? io::VtuCompression::zlib : io::VtuCompression::none);
     }
     case OutputFormat::npy: return std::make_unique<io::NpyWriter>(o.output);
+    case OutputFormat::npz: return std::make_unique<io::NpzWriter>(o.output);
     case OutputFormat::csv: return std::make_unique<io::CsvWriter>(o.output);
   }
   return nullptr;
@@ -258,6 +261,10 @@ int run_interpolate(const InterpolateOptions& o) {
     const OutputFormat format = output_format(o.output);
     output_files.push_back(o.output);
     if (format == OutputFormat::vtu) output_files.push_back(io::vtu_points_path(o.output));
+    if (format == OutputFormat::npz && !io::npz_available())
+      throw std::invalid_argument("--output '" + o.output + "': this feinterp was built without libzip (Debian: "
+                                  "libzip-dev), which writes .npz archives; use .npy (the same table as one "
+                                  "structured array) or .csv (nothing was written)");
   }
   if (!o.csv.empty()) check_output_path(o.csv, "--csv", /*stream_allowed=*/true);
   if (o.csv == standard_output && o.json)

@@ -15,10 +15,11 @@ OutputFormat output_format(const std::string& path) {
   if (extension == ".msh") return OutputFormat::msh;
   if (extension == ".vtu") return OutputFormat::vtu;
   if (extension == ".npy") return OutputFormat::npy;
+  if (extension == ".npz") return OutputFormat::npz;
   if (extension == ".csv") return OutputFormat::csv;
   throw std::invalid_argument("--output '" + path + "': " +
                               (extension.empty() ? std::string("no extension") : "unknown extension '" + extension + "'") +
-                              "; expected .msh (Gmsh), .vtu (ParaView, VTK), .npy (NumPy) or .csv (nothing was written)");
+                              "; expected .msh (Gmsh), .vtu (ParaView, VTK), .npy or .npz (NumPy) or .csv (nothing was written)");
 }
 
 }  // namespace feinterp::app

@@ -11,6 +11,7 @@ enum class OutputFormat {
   msh,  ///< Gmsh: the mesh, the nodal field, the results at the true quadrature points (msh_output.hpp)
   vtu,  ///< ParaView/VTK: the mesh as Lagrange cells with the field, and FILE_points.vtu (vtu_output.hpp)
   npy,  ///< NumPy: the results table, float64 (results_npy.hpp)
+  npz,  ///< NumPy: the results table, one float64 array per column (results_npz.hpp; needs libzip)
   csv,  ///< the results table as CSV, as --csv writes it (results_csv.hpp)
 };
 

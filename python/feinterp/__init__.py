@@ -43,7 +43,7 @@ from ._plan import BlockArrays, Interpolator, as_shape
 
 if _feinterp.has_mesh:
     from ._feinterp import (Block, Mesh, PhysicalGroup, generate_mesh, load_msh, write_csv, write_msh, write_npy,
-                            write_vtu)
+                            write_npz, write_vtu)
 
 
 def quadrature_rule(shape, degree):

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// feinterp.write_vtu, write_msh, write_npy, write_csv: the library's writers (io/) over NumPy arrays, the
+// feinterp.write_vtu, write_msh, write_npy, write_npz, write_csv: the library's writers (io/) over NumPy arrays, the
 // same files as `feinterp interpolate --output`. A Python caller holds each block's results whole, so
 // each block is one chunk of the streamed writers (io/point_results.hpp).
 //
@@ -22,6 +22,7 @@
 #include <feinterp/io/point_results.hpp>
 #include <feinterp/io/results_csv.hpp>
 #include <feinterp/io/results_npy.hpp>
+#include <feinterp/io/results_npz.hpp>
 #include <feinterp/io/vtu_output.hpp>
 #include <feinterp/mesh/mesh.hpp>
 
@@ -210,6 +211,19 @@ void bind_io(py::module_& m) {
       py::arg("path"), py::arg("mesh"), py::arg("results"),
       "PATH.npy: one row per point, a NumPy structured array whose fields are the CSV's columns (block, "
       "element, point, x, y, z, u, du/dxi, ..., detj): numpy.load(PATH)['du/dx'].");
+  m.def(
+      "write_npz",
+      [](const py::object& path, const MeshPtr& mesh, const py::list& results) {
+        std::vector<BlockArrays> arrays;
+        const PointLayout layout = layout_of(*mesh, results, arrays);
+        io::NpzWriter writer(py::str(path).cast<std::string>());
+        py::gil_scoped_release release;
+        write_all(writer, *mesh, layout, arrays);
+      },
+      py::arg("path"), py::arg("mesh"), py::arg("results"),
+      "PATH.npz (numpy.savez's format): one float64 array of the rows per CSV column, named as the column: "
+      "numpy.load(PATH)['du/dx'], numpy.load(PATH).files the CSV's header. ValueError where feinterp was "
+      "built without libzip.");
   m.def(
       "write_csv",
       [](const py::object& path, const MeshPtr& mesh, const py::list& results) {

@@ -7,6 +7,7 @@
 //   .vtu  VTK's XML reader (ParaView's), through tests/apps/read_outputs.py: the mesh's cells in VTK's
 //         node order, the field at the nodes, the points file equal to the CSV;
 //   .npy  numpy.load, equal to the CSV;
+//   .npz  numpy.load, each member equal to its CSV column and to numpy.save's bytes for it;
 // and an unknown extension refused with one line and nothing written.
 #include <gmsh.h>
 #include <gtest/gtest.h>
@@ -218,6 +219,21 @@ TEST(Outputs, NpyReadBackByNumpy) {
                                    "--output", dir / "out.npy", "--csv", dir / "out.csv"});
   ASSERT_EQ(run.status, 0) << run.err;
   const int status = python_reader({"npy", dir / "out.npy", dir / "out.csv"});
+  if (status == 77) GTEST_SKIP() << "NumPy (python3-numpy) is missing";
+  ASSERT_EQ(status, 0);
+}
+
+TEST(Outputs, NpzReadBackByNumpy) {
+  TempDir dir;
+  box_mesh(dir / "mesh.msh", {Shape::tetrahedron, 2}, 300);
+  const Result run = run_feinterp({"interpolate", dir / "mesh.msh", "--expr", formula, "--all-dimensions",
+                                   "--chunk-elements", "37", "--output", dir / "out.npz", "--csv", dir / "out.csv"});
+  if (run.status != 0 && run.err.find("libzip-dev") != std::string::npos) {
+    EXPECT_FALSE(std::ifstream(dir / "out.npz").good()) << "a refused .npz was written";
+    GTEST_SKIP() << "feinterp built without libzip: " << run.err;
+  }
+  ASSERT_EQ(run.status, 0) << run.err;
+  const int status = python_reader({"npz", dir / "out.npz", dir / "out.csv"});
   if (status == 77) GTEST_SKIP() << "NumPy (python3-numpy) is missing";
   ASSERT_EQ(status, 0);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Reads feinterp's .vtu, .msh and .npy outputs back with the readers their users have, and compares them
+"""Reads feinterp's .vtu, .pvtu, .msh, .npy and .npz outputs back with the readers their users have, and compares them
 with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
 
   read_outputs.py vtu OUT.vtu OUT_points.vtu OUT.csv CELL_TYPE [none]
@@ -11,6 +11,9 @@ with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
                                                                  every node; physical tags iff GROUPED is 1
   read_outputs.py npy OUT.npy OUT.csv                            numpy.load: a structured array, one float64
                                                                  field per CSV column, named as its header
+  read_outputs.py npz OUT.npz OUT.csv                            numpy.load: one float64 member per CSV
+                                                                 column, in its order, each numpy.save's
+                                                                 bytes for that column, stored uncompressed
 
 The field must be 1 + 2x + 3y - z. Exit status: 0 passed, 1 failed (with what), 77 the reader's Python
 module is missing (the test then skips).
@@ -200,6 +203,37 @@ def check_npy(npy_path, csv_path):
     print("read_outputs: %s (%d rows, %d named columns) matches the CSV" % (npy_path, array.shape[0], len(header)))
 
 
+def check_npz(npz_path, csv_path):
+    try:
+        import io
+        import zipfile
+
+        import numpy as np
+    except ImportError as e:
+        print("read_outputs: SKIPPED: NumPy is missing (Debian: python3-numpy): %s" % e)
+        sys.exit(77)
+    header, rows = read_csv(csv_path)
+    table = np.array(rows).reshape(len(rows), len(header))
+    with np.load(npz_path) as archive:
+        if archive.files != header:
+            fail("%s: members %s, expected the CSV's columns %s in order" % (npz_path, archive.files, header))
+        for i, name in enumerate(header):
+            column = archive[name]
+            if column.dtype != np.dtype("<f8") or column.shape != (table.shape[0],):
+                fail("%s: %s is %s %s, expected float64 (%d,)" % (npz_path, name, column.dtype, column.shape, table.shape[0]))
+            if not np.array_equal(column, table[:, i], equal_nan=True):
+                fail("%s: column %s differs from the CSV" % (npz_path, name))
+    with zipfile.ZipFile(npz_path) as z:
+        for info in z.infolist():
+            if info.compress_type != zipfile.ZIP_STORED:
+                fail("%s: member %s is compressed (method %d), expected stored" % (npz_path, info.filename, info.compress_type))
+            saved = io.BytesIO()
+            np.save(saved, np.load(io.BytesIO(z.read(info))))
+            if saved.getvalue() != z.read(info):
+                fail("%s: member %s is not what numpy.save writes for its column" % (npz_path, info.filename))
+    print("read_outputs: %s (%d rows, %d named members) matches the CSV" % (npz_path, table.shape[0], len(header)))
+
+
 if __name__ == "__main__":
     if len(sys.argv) in (6, 7) and sys.argv[1] == "vtu":
         check_vtu(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:] == ["none"])
@@ -207,6 +241,8 @@ if __name__ == "__main__":
         check_msh(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
     elif len(sys.argv) == 4 and sys.argv[1] == "npy":
         check_npy(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "npz":
+        check_npz(sys.argv[2], sys.argv[3])
     else:
         print(__doc__)
         sys.exit(2)

@@ -3,7 +3,7 @@
 // run), computed on the CPU into NaN-poisoned arrays, written in one chunk and in chunks of random sizes:
 //   * every format's files are byte for byte the same however the results are cut;
 //   * the .msh output is byte for byte mesh/write.hpp's write_msh of the same results as a PointCloud;
-//   * VTK's reader and meshio (VTU), meshio (.msh) and numpy.load (.npy) read back the CSV's numbers
+//   * VTK's reader and meshio (VTU), meshio (.msh) and numpy.load (.npy, .npz) read back the CSV's numbers
 //     (tests/apps/read_outputs.py; skipped where the Python module is missing);
 //   * a writer destroyed before finish() leaves no file and no scratch file, and an older file untouched;
 //     chunks out of order and a finish() with rows missing are refused;
@@ -32,6 +32,7 @@
 #include <feinterp/io/msh_output.hpp>
 #include <feinterp/io/results_csv.hpp>
 #include <feinterp/io/results_npy.hpp>
+#include <feinterp/io/results_npz.hpp>
 #include <feinterp/io/vtu_output.hpp>
 #include <feinterp/mesh/generate.hpp>
 #include <feinterp/mesh/write.hpp>
@@ -147,7 +148,7 @@ struct Computed {
 // Every writer under test, by name, writing into `dir`.
 std::vector<std::pair<std::string, std::function<std::unique_ptr<io::PointResultsWriter>(const fs::path&)>>>
 writers(const Computed& run) {
-  return {
+  std::vector<std::pair<std::string, std::function<std::unique_ptr<io::PointResultsWriter>(const fs::path&)>>> all = {
       {"csv", [](const fs::path& d) { return std::make_unique<io::CsvWriter>((d / "r.csv").string()); }},
       {"npy", [](const fs::path& d) { return std::make_unique<io::NpyWriter>((d / "r.npy").string()); }},
       {"vtu", [&run](const fs::path& d) {
@@ -159,6 +160,9 @@ writers(const Computed& run) {
        }},
       {"msh", [&run](const fs::path& d) { return std::make_unique<io::MshPointsWriter>((d / "r.msh").string(), run.mesh, run.field); }},
   };
+  if (io::npz_available())  // built with libzip
+    all.push_back({"npz", [](const fs::path& d) { return std::make_unique<io::NpzWriter>((d / "r.npz").string()); }});
+  return all;
 }
 
 std::vector<std::string> files_in(const fs::path& dir) {
@@ -178,7 +182,9 @@ TEST(PointWriters, ChunksGiveTheSameFilesAsOneChunk) {
     run.write(*make(cut.path), 1 + random() % 17, random);
   }
   const std::vector<std::string> names = files_in(whole.path);
-  EXPECT_EQ(names, (std::vector<std::string>{"r.csv", "r.msh", "r.npy", "r.vtu", "r_points.vtu", "raw.vtu", "raw_points.vtu"}));
+  std::vector<std::string> expected = {"r.csv", "r.msh", "r.npy", "r.vtu", "r_points.vtu", "raw.vtu", "raw_points.vtu"};
+  if (io::npz_available()) expected.insert(expected.begin() + 3, "r.npz");
+  EXPECT_EQ(names, expected);
   EXPECT_EQ(files_in(cut.path), names);
   for (const std::string& f : names) {
     const std::string a = slurp(whole / f), b = slurp(cut / f);
@@ -242,6 +248,7 @@ TEST(PointWriters, ReadBackByVtkMeshioAndNumpy) {
       {"vtu", (dir / "raw.vtu").string(), (dir / "raw_points.vtu").string(), csv, "71", "none"},
       {"msh", (dir / "r.msh").string(), csv, grouped ? "1" : "0"},
       {"npy", (dir / "r.npy").string(), csv}};
+  if (io::npz_available()) checks.push_back({"npz", (dir / "r.npz").string(), csv});
   int skipped = 0;
   for (const auto& check : checks) {
     const int status = read_back(check);
@@ -264,6 +271,27 @@ TEST(PointWriters, AFailureMidwayLeavesNoFile) {
   }
   EXPECT_EQ(files_in(dir.path), std::vector<std::string>{"r.msh"}) << "a file or scratch file was left behind";
   EXPECT_EQ(slurp(dir / "r.msh"), "older");
+}
+
+TEST(PointWriters, NpzMembersAreNumpySaveOfEachColumn) {
+  if (!io::npz_available()) {
+    try {
+      io::NpzWriter writer("r.npz");
+      ADD_FAILURE() << "an NpzWriter without libzip";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("libzip-dev"), std::string::npos) << e.what();
+    }
+    GTEST_SKIP() << "built without libzip: .npz is refused";
+  }
+  // numpy.save's header for a 1-D float64 array: 128 bytes, the row count in it (read_outputs.py compares
+  // every member with numpy.save's bytes).
+  for (std::size_t rows : {std::size_t(0), std::size_t(7), std::size_t(123456789012)}) {
+    const std::string h = io::npy_column_header(rows);
+    EXPECT_EQ(h.size(), 128u);
+    EXPECT_EQ(h.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+    EXPECT_NE(h.find("'shape': (" + std::to_string(rows) + ",)"), std::string::npos) << h;
+    EXPECT_EQ(h.back(), '\n');
+  }
 }
 
 TEST(PointWriters, ChunksOutOfOrderAndMissingRowsAreRefused) {

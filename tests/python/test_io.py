@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""feinterp.write_vtu, write_msh, write_npy, write_csv: the library's writers from Python. Results of a
+"""feinterp.write_vtu, write_msh, write_npy, write_npz, write_csv: the library's writers from Python. Results of a
 random field on a generated mesh, written and read back with NumPy, meshio and VTK's reader; every
 number compared with what the plans computed; bad arguments refused by name, leaving no file."""
 import csv
 import os
+import zipfile
 
 import numpy
 import pytest
@@ -59,6 +60,32 @@ def test_npy_and_csv_hold_every_number(tmp_path, rng, shape, order):
         rows = list(csv.reader(f))
     assert tuple(rows[0]) == table.dtype.names
     assert numpy.array_equal(numpy.array(rows[1:], dtype=float), table.view((float, len(rows[0]))).reshape(len(rows) - 1, -1))
+
+
+@pytest.mark.parametrize("shape,order", [("tetrahedron", 2), ("quadrilateral", 1)])
+def test_npz_holds_the_npy_columns_by_name(tmp_path, rng, shape, order):
+    mesh = box_mesh(shape, order)
+    u = rng.standard_normal(mesh.node_count)
+    results = results_of(mesh, u)
+    feinterp.write_npy(tmp_path / "out.npy", mesh, results)
+    try:
+        feinterp.write_npz(tmp_path / "out.npz", mesh, results)
+    except ValueError as e:
+        assert "libzip-dev" in str(e) and not (tmp_path / "out.npz").exists()
+        pytest.skip("feinterp built without libzip: .npz refused")
+    table = numpy.load(tmp_path / "out.npy")
+    with numpy.load(tmp_path / "out.npz") as archive:
+        assert tuple(archive.files) == table.dtype.names
+        for name in table.dtype.names:
+            assert archive[name].dtype == numpy.float64 and archive[name].shape == table.shape
+            assert numpy.array_equal(archive[name], table[name], equal_nan=True), name
+        assert numpy.array_equal(archive["du/dx"], flat_rows(results, "physical_gradients", mesh.space_dimension)[:, 0])
+    with zipfile.ZipFile(tmp_path / "out.npz") as z:
+        assert z.testzip() is None
+        assert {info.compress_type for info in z.infolist()} == {zipfile.ZIP_STORED}
+    with pytest.raises(ValueError, match='results\\[0\\]\\["block"\\] is 9'):
+        feinterp.write_npz(tmp_path / "bad.npz", mesh, [dict(results[0], block=9)])
+    assert sorted(os.listdir(tmp_path)) == ["out.npy", "out.npz"]
 
 
 def test_vtu_reads_back_in_meshio_and_vtk(tmp_path, rng):
