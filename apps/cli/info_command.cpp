@@ -2,18 +2,26 @@
 // feinterp info MESH.msh: what a mesh file holds, as feinterp reads it: the top reference dimension d
 // of its elements and its space dimension s, nodes and their bounding box, element blocks of every
 // dimension (type, order, d, count: a 3D mesh's boundary faces and a 2D mesh's curves included),
-// physical groups, and $NodeData fields with the range of each component. Elements of unsupported
-// types are reported as warnings, not errors, so that the command describes any file load_msh can
-// open.
+// physical groups, $NodeData fields with the range of each component, and the domain's measure
+// (length, area or volume: 1^T M 1 of the mass operator over the top-dimension blocks, MeshOperator on
+// the CPU). Elements of unsupported types, and a tangled element that leaves the measure undefined, are
+// reported as warnings, not errors, so that the command describes any file load_msh can open.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 
-#include <feinterp/mesh/mesh.hpp>
 #include <feinterp/core/printable_text.hpp>
+#include <feinterp/fem/orientation.hpp>
+#include <feinterp/fem/quadrature.hpp>
+#include <feinterp/interpolator/mesh_operator.hpp>
+#include <feinterp/mesh/mesh.hpp>
 
 #include <feinterp/apps/cli/column_range.hpp>
 #include <feinterp/apps/cli/commands.hpp>
@@ -30,6 +38,31 @@ void add_info_options(CLI::App& command, InfoOptions& o) {
   command.add_flag("--json", o.json, "print one JSON object instead of the text");
 }
 
+namespace {
+
+// 1^T M 1 over the blocks of the mesh's dimension, Gauss degree 2p (exact for straight-sided elements);
+// NaN, with a warning, where an element is degenerate or tangled.
+double domain_measure(const Mesh& mesh, std::vector<std::string>& warnings) {
+  std::vector<OperatorBlock> blocks;
+  for (const ElementBlock& b : mesh.blocks)
+    if (dimension(b.type.shape) == mesh.dimension) blocks.push_back({b.view(), quadrature_rule(b.type.shape, 2 * b.type.order)});
+  InterpolatorOptions cpu;
+  cpu.executor = Executor::cpu();
+  try {
+    const MeshOperator<double> mass(blocks, mesh.node_count(), mesh.coordinates.data(), cpu);
+    const std::size_t n = std::size_t(mesh.node_count());
+    const std::vector<double> one(n, 1.0);
+    std::vector<double> r(n);
+    mass.apply_operator(FusedOperator::mass, {one.data(), n, 1}, {r.data(), n});
+    return std::accumulate(r.begin(), r.end(), 0.0);
+  } catch (const DegenerateElementError& e) {
+    warnings.push_back(std::string("the measure is undefined: ") + e.what());
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+}  // namespace
+
 int run_info(const InfoOptions& o) {
   std::vector<std::string> warnings;
   LoadOptions load;
@@ -42,6 +75,8 @@ int run_info(const InfoOptions& o) {
 
   ColumnRange box(3);
   box.add(mesh.coordinates);
+  const double measure = mesh.blocks.empty() ? std::numeric_limits<double>::quiet_NaN() : domain_measure(mesh, warnings);
+  const char* measure_name = mesh.dimension == 1 ? "length" : mesh.dimension == 2 ? "area" : "volume";
   std::vector<ColumnRange> field_ranges;
   for (const NodalField& f : mesh.fields) {
     field_ranges.emplace_back(std::size_t(f.components));
@@ -59,6 +94,7 @@ int run_info(const InfoOptions& o) {
     begin_document(json, json_schema::info, "info");
     mesh_members(json, o.mesh, mesh, (long long)mesh.skipped_elements);
     json.key("bounding_box").begin_object().member("min", box.min).member("max", box.max).end_object();
+    json.member("measure", measure);
     json.key("blocks").begin_array();
     for (const ElementBlock& b : mesh.blocks) {
       json.begin_object().member("element", shape_name(b.type.shape)).member("order", b.type.order);
@@ -88,6 +124,7 @@ int run_info(const InfoOptions& o) {
     std::printf("skipped %lld elements of unsupported types\n", (long long)mesh.skipped_elements);
   std::printf("bounding box: [%g, %g] x [%g, %g] x [%g, %g]\n", box.min[0], box.max[0], box.min[1], box.max[1],
               box.min[2], box.max[2]);
+  if (std::isfinite(measure)) std::printf("%s: %.15g\n", measure_name, measure);
   std::printf("\n%-15s %3s %3s %9s %6s %12s\n", "block", "d", "s", "gmsh type", "nodes", "elements");
   for (const ElementBlock& b : mesh.blocks)
     std::printf("%-15s %3d %3d %9d %6d %12lld\n", to_string(b.type).c_str(), dimension(b.type.shape),

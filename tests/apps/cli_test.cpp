@@ -302,10 +302,34 @@ TEST(Cli, InfoReportsTheFile) {
   EXPECT_TRUE(doc.at("load_s").is_number());
   EXPECT_EQ(numbers(doc.at("bounding_box").at("min")), (std::vector<double>{0, 0, 0}));
   EXPECT_EQ(numbers(doc.at("bounding_box").at("max")), (std::vector<double>{1, 1, 1}));
+  // The unit cube's volume, from the mass operator over the mesh (straight-sided: exact to round-off).
+  EXPECT_NEAR(double(doc.at("measure")), 1.0, 1e-12);
 
   const Result text = run_feinterp({"info", dir / "mesh.msh"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("tetrahedron p2"), std::string::npos) << text.out;
+  const std::size_t volume = text.out.find("\nvolume: ");
+  ASSERT_NE(volume, std::string::npos) << text.out;
+  EXPECT_NEAR(std::stod(text.out.substr(volume + 9)), 1.0, 1e-12) << text.out;
+}
+
+// A degenerate element leaves the measure undefined: a warning naming the element, not an error, so that
+// info still describes the file.
+TEST(Cli, InfoWarnsOfADegenerateElement) {
+  TempDir dir;
+  write_text(dir / "flat.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n"
+                               "4 0 0 1\n5 1 1 0\n$EndNodes\n$Elements\n2\n1 4 2 0 1 1 2 3 4\n2 4 2 0 1 1 2 3 5\n"
+                               "$EndElements\n");
+  const Result run = run_feinterp({"info", dir / "flat.msh", "--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const Json doc = parse_json(run.out);
+  EXPECT_TRUE(doc.at("measure").is_null());
+  ASSERT_EQ(doc.at("warnings").size(), 1u);
+  EXPECT_NE(std::string(doc.at("warnings").at(0)).find("degenerate element tag 2"), std::string::npos) << run.out;
+  const Result text = run_feinterp({"info", dir / "flat.msh"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_EQ(text.out.find("volume:"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("warning: the measure is undefined: degenerate element tag 2"), std::string::npos) << text.out;
 }
 
 // A linear field's physical gradient is exact on every element: min == max == (2, 3, -1).
