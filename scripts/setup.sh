@@ -21,10 +21,12 @@ cd "$root"
 # ParaView uses) and NumPy; nlohmann-json3-dev: they parse the programs' --json output with a real parser.
 # python3-dev, pybind11-dev, python3-pytest: the Python package feinterp (python/) and its tests;
 # python3-meshio: its examples (examples/python/) and the tests that read the .vtu and .msh outputs back;
-# zlib1g-dev: the CLI's compressed .vtu outputs; libzip-dev: the .npz outputs (numpy.savez's ZIP archive).
+# zlib1g-dev: the CLI's compressed .vtu outputs; libzip-dev: the .npz outputs (numpy.savez's ZIP archive);
+# python3-pip, python3-setuptools, python3-wheel, python3-venv: the README's `pip install .` (setup.py) into a
+# virtual environment, offline.
 packages=(cmake ninja-build g++ pkg-config libgmsh-dev libeigen3-dev googletest libgtest-dev libcli11-dev libmuparser-dev
           libseccomp-dev zlib1g-dev libzip-dev python3-vtk9 python3-numpy nlohmann-json3-dev python3-dev pybind11-dev python3-pytest
-          python3-meshio)
+          python3-meshio python3-pip python3-setuptools python3-wheel python3-venv)
 "$root/scripts/install-packages.sh" "${packages[@]}"
 
 [ -d /usr/local/cuda/bin ] && export PATH=/usr/local/cuda/bin:$PATH
