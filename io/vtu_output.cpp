@@ -10,6 +10,7 @@
 #include <zlib.h>
 #endif
 
+#include <feinterp/io/detail/vtk_xml.hpp>
 #include <feinterp/io/scratch_file.hpp>
 #include <feinterp/io/vtk_node_order.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
@@ -97,11 +98,6 @@ class VtuWriter::Array {
   std::vector<std::uint64_t> sizes_, header_;
 };
 
-namespace {
-
-using Array = VtuWriter::Array;
-using Section = Array::Section;
-
 std::string xml_escape(const std::string& text) {
   std::string s;
   for (char c : text) {
@@ -117,11 +113,24 @@ std::string xml_escape(const std::string& text) {
   return s;
 }
 
+namespace {
+
+using Array = VtuWriter::Array;
+using Section = Array::Section;
+
 // One VTK XML UnstructuredGrid: the header, with every array's offset in the appended block, then the
-// arrays in the order given.
-void write_grid(AtomicFile& file, std::size_t points, std::size_t cells, const char* version, bool compressed,
-                const std::vector<Array*>& arrays) {
-  for (Array* a : arrays) a->finish();
+// arrays in the order given. Returns what it declares.
+VtuFileDeclaration write_grid(AtomicFile& file, std::size_t points, std::size_t cells, const char* version,
+                              bool compressed, const std::vector<Array*>& arrays) {
+  VtuFileDeclaration declared;
+  declared.version = version;
+  for (Array* a : arrays) {
+    a->finish();
+    const VtuFileDeclaration::Array d{a->name, a->type, a->components};
+    if (a->section == Section::point_data) declared.point_data.push_back(d);
+    if (a->section == Section::cell_data) declared.cell_data.push_back(d);
+    if (a->section == Section::points) declared.points = d;
+  }
   std::string xml =
       "<?xml version=\"1.0\"?>\n"
       "<VTKFile type=\"UnstructuredGrid\" version=\"" + std::string(version) +
@@ -147,6 +156,7 @@ void write_grid(AtomicFile& file, std::size_t points, std::size_t cells, const c
   file.write(xml);
   for (Array* a : arrays) a->copy_to(file);
   file.write("\n  </AppendedData>\n</VTKFile>\n");
+  return declared;
 }
 
 int physical_group(const ElementBlock& b, std::size_t e) {
@@ -161,7 +171,8 @@ const char* vtu_version(const Mesh& mesh) {
   return "1.0";
 }
 
-void write_mesh(const Mesh& mesh, const NodalField& field, AtomicFile& file, bool compress, const std::string& beside) {
+VtuFileDeclaration write_mesh(const Mesh& mesh, const NodalField& field, AtomicFile& file, bool compress,
+                              const std::string& beside) {
   std::size_t cells = 0, entries = 0;
   for (const ElementBlock& b : mesh.blocks) {
     cells += b.element_tags.size();
@@ -220,7 +231,7 @@ void write_mesh(const Mesh& mesh, const NodalField& field, AtomicFile& file, boo
   }
   std::vector<Array*> order;
   for (auto& a : arrays) order.push_back(a.get());
-  write_grid(file, n, cells, vtu_version(mesh), compress, order);
+  return write_grid(file, n, cells, vtu_version(mesh), compress, order);
 }
 
 }  // namespace
@@ -314,12 +325,25 @@ void VtuWriter::finish() {
   std::vector<Array*> arrays;
   for (auto& a : arrays_)
     if (a) arrays.push_back(a.get());
-  write_grid(*points_file_, points_, points_, "1.0", compress, arrays);  // vertices only
+  VtuFileDeclaration points = write_grid(*points_file_, points_, points_, "1.0", compress, arrays);  // vertices only
   arrays_.clear();  // the scratch files' space, before the mesh's are written
   AtomicFile grid(path_);
-  write_mesh(mesh_, field_, grid, compress, path_);
+  VtuFileDeclaration mesh = write_mesh(mesh_, field_, grid, compress, path_);
   points_file_->commit();
   grid.commit();
+  points_declaration_ = std::move(points);
+  mesh_declaration_ = std::move(mesh);
+  finished_ = true;
+}
+
+const VtuFileDeclaration& VtuWriter::mesh_declaration() const {
+  if (!finished_) throw std::logic_error("vtu: '" + path_ + "' is declared once finish() has written it");
+  return mesh_declaration_;
+}
+
+const VtuFileDeclaration& VtuWriter::points_declaration() const {
+  if (!finished_) throw std::logic_error("vtu: '" + beside_ + "' is declared once finish() has written it");
+  return points_declaration_;
 }
 
 }  // namespace feinterp::io

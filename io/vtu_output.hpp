@@ -34,6 +34,19 @@ std::string vtu_points_path(const std::string& path);
 
 enum class VtuCompression { zlib, none };
 
+/// What one VTK XML file declares: what a .pvtu that ties pieces together repeats (pvtu_output.hpp).
+struct VtuFileDeclaration {
+  struct Array {
+    std::string name;
+    std::string type;  ///< VTK's type name: Float64, Int64, Int32, UInt8
+    int components = 1;
+    bool operator==(const Array& o) const { return name == o.name && type == o.type && components == o.components; }
+  };
+  std::string version;  ///< the VTKFile's version: "1.0", or "2.2" (hexahedra of order 2 or 3)
+  std::vector<Array> point_data, cell_data;
+  Array points{"Points", "Float64", 3};
+};
+
 /// Whether this build compresses (it was built with zlib).
 bool vtu_zlib_available();
 
@@ -49,6 +62,10 @@ class VtuWriter final : public PointResultsWriter {
   void write(const PointChunk& chunk) override;
   void finish() override;
 
+  /// What FILE.vtu and FILE_points.vtu declare, once finish() has written them (std::logic_error before).
+  const VtuFileDeclaration& mesh_declaration() const;
+  const VtuFileDeclaration& points_declaration() const;
+
   class Array;  // one array of the appended data, encoded into its scratch file
 
  private:
@@ -63,6 +80,8 @@ class VtuWriter final : public PointResultsWriter {
   // values, reference gradients, physical gradients, det J, element tag, block, Points
   std::vector<std::unique_ptr<Array>> arrays_;
   std::vector<double> row_;
+  bool finished_ = false;
+  VtuFileDeclaration mesh_declaration_, points_declaration_;
 };
 
 }  // namespace feinterp::io

@@ -11,6 +11,10 @@ with the CSV of the same run (tests/apps/outputs_cli_test.cpp runs it).
                                                                  every node; physical tags iff GROUPED is 1
   read_outputs.py npy OUT.npy OUT.csv                            numpy.load: a structured array, one float64
                                                                  field per CSV column, named as its header
+  read_outputs.py pvtu OUT.pvtu WHOLE.vtu|- PIECE.vtu...         VTK's vtkXMLPUnstructuredGridReader: the
+                                                                 pieces' points, cells, point and cell data
+                                                                 appended in order; and, unless "-", the
+                                                                 points and point data of WHOLE.vtu
   read_outputs.py npz OUT.npz OUT.csv                            numpy.load: one float64 member per CSV
                                                                  column, in its order, each numpy.save's
                                                                  bytes for that column, stored uncompressed
@@ -203,6 +207,58 @@ def check_npy(npy_path, csv_path):
     print("read_outputs: %s (%d rows, %d named columns) matches the CSV" % (npy_path, array.shape[0], len(header)))
 
 
+def check_pvtu(pvtu_path, whole_path, piece_paths):
+    try:
+        import numpy as np
+        import vtk
+        from vtk.util.numpy_support import vtk_to_numpy
+    except ImportError as e:
+        print("read_outputs: SKIPPED: VTK's Python module is missing (Debian: python3-vtk9): %s" % e)
+        sys.exit(77)
+
+    def read(path, reader):
+        reader.SetFileName(path)
+        reader.Update()
+        if reader.GetErrorCode() != 0:
+            fail("%s: VTK's reader reports error %d" % (path, reader.GetErrorCode()))
+        return reader.GetOutput()
+
+    def arrays(data):
+        return {data.GetArrayName(i): vtk_to_numpy(data.GetArray(i)) for i in range(data.GetNumberOfArrays())}
+
+    grid = read(pvtu_path, vtk.vtkXMLPUnstructuredGridReader())
+    pieces = [read(p, vtk.vtkXMLUnstructuredGridReader()) for p in piece_paths]
+    if grid.GetNumberOfPoints() != sum(p.GetNumberOfPoints() for p in pieces) or \
+            grid.GetNumberOfCells() != sum(p.GetNumberOfCells() for p in pieces):
+        fail("%s: %d points and %d cells, expected the pieces' %d and %d" % (
+            pvtu_path, grid.GetNumberOfPoints(), grid.GetNumberOfCells(), sum(p.GetNumberOfPoints() for p in pieces),
+            sum(p.GetNumberOfCells() for p in pieces)))
+    points = vtk_to_numpy(grid.GetPoints().GetData())
+    if not np.array_equal(points, np.concatenate([vtk_to_numpy(p.GetPoints().GetData()) for p in pieces])):
+        fail("%s: the points are not the pieces' in order" % pvtu_path)
+    for kind in ("GetPointData", "GetCellData"):
+        read_arrays = arrays(getattr(grid, kind)())
+        piece_arrays = [arrays(getattr(p, kind)()) for p in pieces]
+        if sorted(read_arrays) != sorted(piece_arrays[0]) or (kind == "GetPointData" and not read_arrays):
+            fail("%s: %s arrays %s, expected the pieces' %s" % (pvtu_path, kind[3:], sorted(read_arrays), sorted(piece_arrays[0])))
+        for name, values in read_arrays.items():
+            if not np.array_equal(values, np.concatenate([a[name] for a in piece_arrays]), equal_nan=True):
+                fail("%s: %s array %s is not the pieces' appended" % (pvtu_path, kind[3:], name))
+    if whole_path != "-":
+        whole = read(whole_path, vtk.vtkXMLUnstructuredGridReader())
+        if not np.array_equal(points, vtk_to_numpy(whole.GetPoints().GetData())):
+            fail("%s: the points are not %s's" % (pvtu_path, whole_path))
+        expected = arrays(whole.GetPointData())
+        read_arrays = arrays(grid.GetPointData())
+        if sorted(read_arrays) != sorted(expected):
+            fail("%s: point data %s, expected %s's %s" % (pvtu_path, sorted(read_arrays), whole_path, sorted(expected)))
+        for name, values in expected.items():
+            if not np.array_equal(read_arrays[name], values, equal_nan=True):
+                fail("%s: point data %s differs from %s's" % (pvtu_path, name, whole_path))
+    print("read_outputs: %s (%d pieces, %d points, %d cells) is the pieces' union" % (
+        pvtu_path, len(pieces), grid.GetNumberOfPoints(), grid.GetNumberOfCells()))
+
+
 def check_npz(npz_path, csv_path):
     try:
         import io
@@ -241,6 +297,8 @@ if __name__ == "__main__":
         check_msh(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
     elif len(sys.argv) == 4 and sys.argv[1] == "npy":
         check_npy(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 5 and sys.argv[1] == "pvtu":
+        check_pvtu(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif len(sys.argv) == 4 and sys.argv[1] == "npz":
         check_npz(sys.argv[2], sys.argv[3])
     else:

@@ -7,6 +7,9 @@
 //     (tests/apps/read_outputs.py; skipped where the Python module is missing);
 //   * a writer destroyed before finish() leaves no file and no scratch file, and an older file untouched;
 //     chunks out of order and a finish() with rows missing are refused;
+//   * a .pvtu over two VtuWriter pieces (each half of every block's elements) is read by VTK's
+//     vtkXMLPUnstructuredGridReader as the pieces appended: the points file's pieces give the whole run's
+//     points and arrays; pieces that declare other arrays are refused, naming the piece and the array;
 //   * in a .msh, the gradient of a scalar field on triangles is a vector view (3 values a point), that of a
 //     2-component field a tensor view (9).
 #include <gtest/gtest.h>
@@ -30,6 +33,7 @@
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
 #include <feinterp/io/msh_output.hpp>
+#include <feinterp/io/pvtu_output.hpp>
 #include <feinterp/io/results_csv.hpp>
 #include <feinterp/io/results_npy.hpp>
 #include <feinterp/io/results_npz.hpp>
@@ -341,6 +345,108 @@ TEST(PointWriters, GradientsOfAScalarOnTrianglesAreVectorViews) {
     EXPECT_EQ(view_components(file, run.field.name + " values"), components == 1 ? 1 : 3);
     EXPECT_EQ(view_components(file, "det J"), 1);
   }
+}
+
+// Piece `half` (0 or 1) of `run`: the first or second half of every block's elements, as a mesh of its own
+// (every node kept: each piece's mesh file has them all) written by a VtuWriter with or without the
+// reference gradients.
+struct Piece {
+  Mesh mesh;
+  io::PointLayout layout;
+  std::unique_ptr<io::VtuWriter> writer;
+
+  Piece(const Computed& run, int half, const fs::path& file, bool reference) : mesh(run.mesh), layout(run.layout) {
+    layout.reference_gradients = reference;
+    std::vector<std::size_t> first(mesh.blocks.size());
+    for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+      ElementBlock& block = mesh.blocks[b];
+      const std::size_t E = block.element_tags.size(), n = std::size_t(nodes_per_element(block.type));
+      const std::size_t lo = half == 0 ? 0 : E / 2, hi = half == 0 ? E / 2 : E;
+      first[b] = lo;
+      block.element_tags = {run.mesh.blocks[b].element_tags.begin() + lo, run.mesh.blocks[b].element_tags.begin() + hi};
+      block.connectivity = {run.mesh.blocks[b].connectivity.begin() + lo * n, run.mesh.blocks[b].connectivity.begin() + hi * n};
+      if (!block.physical_tags.empty())
+        block.physical_tags = {run.mesh.blocks[b].physical_tags.begin() + lo, run.mesh.blocks[b].physical_tags.begin() + hi};
+      layout.blocks[b].elements = hi - lo;
+    }
+    writer = std::make_unique<io::VtuWriter>(file.string(), mesh, run.field, io::VtuCompression::none);
+    writer->begin(layout);
+    for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+      const std::size_t Q = std::size_t(layout.blocks[b].points), C = std::size_t(layout.components),
+                        d = std::size_t(layout.blocks[b].dimension), S = std::size_t(layout.space_dimension),
+                        p = first[b] * Q;
+      io::PointChunk chunk;
+      chunk.block = b;
+      chunk.elements = layout.blocks[b].elements;
+      chunk.element_tags = mesh.blocks[b].element_tags.data();
+      chunk.coordinates = &run.blocks[b].coordinates[p * 3];
+      chunk.values = &run.blocks[b].values[p * C];
+      if (reference) chunk.reference_gradients = &run.blocks[b].reference[p * C * d];
+      chunk.physical_gradients = &run.blocks[b].physical[p * C * S];
+      chunk.detj = &run.blocks[b].detj[p];
+      writer->write(chunk);
+    }
+    writer->finish();
+  }
+};
+
+TEST(PointWriters, PvtuOfTwoPiecesReadsBackAsTheirUnion) {
+  const unsigned seed = fresh_seed();
+  std::mt19937 random(seed);
+  const Computed run({Shape::tetrahedron, 2}, 300, seed, 2, true);
+  TempDir dir;
+  fs::create_directory(dir / "pieces");
+  // The whole run, in one file, for the points' comparison.
+  io::VtuWriter whole((dir / "whole.vtu").string(), run.mesh, run.field, io::VtuCompression::none);
+  run.write(whole, 0, random);
+  const Piece a(run, 0, dir / "pieces/a.vtu", true), b(run, 1, dir / "pieces/b.vtu", true);
+  EXPECT_EQ(a.writer->points_declaration().point_data.size(), 6u);  // values, 2 gradients, det J, tag, block
+  EXPECT_EQ(a.writer->mesh_declaration().cell_data.size(), 3u);     // element tag, block, physical group
+  EXPECT_EQ(a.writer->mesh_declaration().version, "1.0");
+  // Given as the caller names them; written from the .pvtu's folder.
+  io::write_pvtu((dir / "out_points.pvtu").string(), {{(dir / "pieces/a_points.vtu").string(), a.writer->points_declaration()},
+                                                      {(dir / "pieces/b_points.vtu").string(), b.writer->points_declaration()}});
+  io::write_pvtu((dir / "out.pvtu").string(), {{(dir / "pieces/a.vtu").string(), a.writer->mesh_declaration()},
+                                               {(dir / "pieces/b.vtu").string(), b.writer->mesh_declaration()}});
+  const std::string index = slurp(dir / "out_points.pvtu");
+  EXPECT_NE(index.find("<Piece Source=\"pieces/a_points.vtu\"/>"), std::string::npos) << index;
+  EXPECT_NE(index.find("<PDataArray type=\"Float64\" Name=\"pair physical gradients\" NumberOfComponents=\"6\"/>"),
+            std::string::npos) << index;
+  int skipped = 0;
+  for (const std::vector<std::string>& check :
+       {std::vector<std::string>{"pvtu", dir / "out_points.pvtu", dir / "whole_points.vtu", dir / "pieces/a_points.vtu",
+                                 dir / "pieces/b_points.vtu"},
+        std::vector<std::string>{"pvtu", dir / "out.pvtu", "-", dir / "pieces/a.vtu", dir / "pieces/b.vtu"}}) {
+    const int status = read_back(check);
+    skipped += status == 77;
+    EXPECT_TRUE(status == 0 || status == 77) << check[1] << ": exit status " << status;
+  }
+  if (skipped) GTEST_SKIP() << "VTK's Python module (python3-vtk9) is missing";
+}
+
+TEST(PointWriters, PvtuOfPiecesWithOtherArraysIsRefused) {
+  const unsigned seed = fresh_seed();
+  const Computed run({Shape::triangle, 1}, 200, seed, 1, true);
+  TempDir dir;
+  const Piece a(run, 0, dir / "a.vtu", true), b(run, 1, dir / "b.vtu", false);  // b: no reference gradients
+  const std::string path = (dir / "out.pvtu").string();
+  try {
+    io::write_pvtu(path, {{(dir / "a_points.vtu").string(), a.writer->points_declaration()},
+                          {(dir / "b_points.vtu").string(), b.writer->points_declaration()}});
+    ADD_FAILURE() << "pieces with other arrays were accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("piece 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("b_points.vtu"), std::string::npos) << what;
+    EXPECT_NE(what.find("1+2*x+3*y-z reference gradients"), std::string::npos) << what;
+  }
+  EXPECT_THROW(io::write_pvtu(path, {}), std::invalid_argument);
+  io::VtuWriter unfinished((dir / "c.vtu").string(), run.mesh, run.field, io::VtuCompression::none);
+  EXPECT_THROW(unfinished.points_declaration(), std::logic_error);
+  EXPECT_FALSE(fs::exists(path));
+  // The same pieces with the same arrays are accepted.
+  io::write_pvtu(path, {{(dir / "a.vtu").string(), a.writer->mesh_declaration()}, {(dir / "b.vtu").string(), b.writer->mesh_declaration()}});
+  EXPECT_TRUE(fs::exists(path));
 }
 
 }  // namespace
