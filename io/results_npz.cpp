@@ -99,7 +99,7 @@ class ArchiveSink {
           return -1;
       }
     } catch (...) {
-      failure = std::current_exception();
+      if (!failure) failure = std::current_exception();  // the first: later ones follow from it
       zip_error_set(&error_, ZIP_ER_WRITE, EIO);
       return -1;
     }

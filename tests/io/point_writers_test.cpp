@@ -5,7 +5,8 @@
 //   * the .msh output is byte for byte mesh/write.hpp's write_msh of the same results as a PointCloud;
 //   * VTK's reader and meshio (VTU), meshio (.msh) and numpy.load (.npy, .npz) read back the CSV's numbers
 //     (tests/apps/read_outputs.py; skipped where the Python module is missing);
-//   * a writer destroyed before finish() leaves no file and no scratch file, and an older file untouched;
+//   * a writer destroyed before finish() leaves no file and no scratch file, and an older file untouched,
+//     and so does an .npz whose disk fills while libzip assembles it (as root: a small tmpfs);
 //     chunks out of order and a finish() with rows missing are refused;
 //   * a .pvtu over two VtuWriter pieces (each half of every block's elements) is read by VTK's
 //     vtkXMLPUnstructuredGridReader as the pieces appended: the points file's pieces give the whole run's
@@ -14,11 +15,14 @@
 //     2-component field a tensor view (9).
 #include <gtest/gtest.h>
 
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -275,6 +279,37 @@ TEST(PointWriters, AFailureMidwayLeavesNoFile) {
   }
   EXPECT_EQ(files_in(dir.path), std::vector<std::string>{"r.msh"}) << "a file or scratch file was left behind";
   EXPECT_EQ(slurp(dir / "r.msh"), "older");
+}
+
+// A disk that fills while libzip copies the columns into the archive (a tmpfs that holds the scratch files
+// but not the archive too): the error is AtomicFile's, and neither the archive nor a scratch file stays.
+TEST(PointWriters, NpzOnAFullDiskLeavesNoFile) {
+  if (!io::npz_available()) GTEST_SKIP() << "built without libzip";
+  if (::geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+  const unsigned seed = fresh_seed();
+  std::mt19937 random(seed);
+  const Computed run({Shape::tetrahedron, 2}, 4000, seed, 1, true);  // an archive of several MiB: past
+  TempDir sized;                                                      // AtomicFile's buffer, inside zip_close
+  io::NpzWriter probe((sized / "r.npz").string());
+  run.write(probe, 0, random);
+  const std::uintmax_t bytes = fs::file_size(sized / "r.npz");
+  TempDir dir;
+  const std::string size = "size=" + std::to_string((bytes * 3 / 2 + 4095) / 4096 * 4096);
+  if (::mount("tmpfs", dir.path.c_str(), "tmpfs", 0, size.c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here: " << std::strerror(errno);
+  std::ofstream(dir / "r.npz") << "older";
+  try {
+    io::NpzWriter writer((dir / "r.npz").string());
+    run.write(writer, 1 + random() % 40, random);
+    ADD_FAILURE() << "a " << bytes << "-byte archive and its columns fitted in " << size;
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("r.npz"), std::string::npos) << e.what();
+    std::printf("%s\n", e.what());
+  }
+  EXPECT_EQ(files_in(dir.path), std::vector<std::string>{"r.npz"});
+  EXPECT_EQ(slurp(dir / "r.npz"), "older");
+  ::umount(dir.path.c_str());
 }
 
 TEST(PointWriters, NpzMembersAreNumpySaveOfEachColumn) {

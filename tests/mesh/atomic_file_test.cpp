@@ -62,6 +62,26 @@ TEST(AtomicFile, CommitReplacesAbandonDiscards) {
   }
 }
 
+// write_at: what a ZIP archive needs (a local header completed after its member): bytes already written,
+// in the buffer or on disk, are overwritten in place; anything past them is refused.
+TEST(AtomicFile, WriteAtOverwritesWhatWasWritten) {
+  for (const AtomicFile::Temporary temporary : both) {
+    test::TempDir dir;
+    const std::string path = dir / "out.bin";
+    AtomicFile file(path, temporary);
+    const std::string big(3 << 20, 'x');  // past the 1 MiB buffer: the start is on disk, the end buffered
+    file.write("head");
+    file.write(big);
+    file.write_at(0, "HEAD", 4);
+    file.write_at(4 + big.size() - 2, "yz", 2);
+    EXPECT_THROW(file.write_at(4 + big.size() - 1, "yz", 2), std::invalid_argument);
+    file.write("tail");
+    EXPECT_EQ(file.size(), 8 + big.size());
+    file.commit();
+    EXPECT_EQ(test::read_file(path), "HEAD" + big.substr(0, big.size() - 2) + "yz" + "tail");
+  }
+}
+
 TEST(AtomicFile, MissingDirectoryOrDirectoryTarget) {
   test::TempDir dir;
   try {
