@@ -160,6 +160,21 @@ NodalField nodal_field(const Mesh& mesh, const py::object& u, const std::string&
 
 using MeshPtr = std::shared_ptr<Mesh>;
 
+// write_npy, write_npz, write_csv: the results table alone, one writer constructed from the path.
+template <class Writer>
+void bind_table_writer(py::module_& m, const char* name, const char* doc) {
+  m.def(
+      name,
+      [](const py::object& path, const MeshPtr& mesh, const py::list& results) {
+        std::vector<BlockArrays> arrays;
+        const PointLayout layout = layout_of(*mesh, results, arrays);
+        Writer writer(py::str(path).cast<std::string>());
+        py::gil_scoped_release release;
+        write_all(writer, *mesh, layout, arrays);
+      },
+      py::arg("path"), py::arg("mesh"), py::arg("results"), doc);
+}
+
 }  // namespace
 
 void bind_io(py::module_& m) {
@@ -199,41 +214,17 @@ void bind_io(py::module_& m) {
       py::arg("path"), py::arg("mesh"), py::arg("u"), py::arg("results"), py::arg("name") = "u",
       "PATH.msh for Gmsh: the mesh with its physical groups, u as a NodeData view, and every quantity of "
       "`results` as a point view where the points are (meshio reads the mesh, its groups and u).");
-  m.def(
-      "write_npy",
-      [](const py::object& path, const MeshPtr& mesh, const py::list& results) {
-        std::vector<BlockArrays> arrays;
-        const PointLayout layout = layout_of(*mesh, results, arrays);
-        io::NpyWriter writer(py::str(path).cast<std::string>());
-        py::gil_scoped_release release;
-        write_all(writer, *mesh, layout, arrays);
-      },
-      py::arg("path"), py::arg("mesh"), py::arg("results"),
+  bind_table_writer<io::NpyWriter>(
+      m, "write_npy",
       "PATH.npy: one row per point, a NumPy structured array whose fields are the CSV's columns (block, "
       "element, point, x, y, z, u, du/dxi, ..., detj): numpy.load(PATH)['du/dx'].");
-  m.def(
-      "write_npz",
-      [](const py::object& path, const MeshPtr& mesh, const py::list& results) {
-        std::vector<BlockArrays> arrays;
-        const PointLayout layout = layout_of(*mesh, results, arrays);
-        io::NpzWriter writer(py::str(path).cast<std::string>());
-        py::gil_scoped_release release;
-        write_all(writer, *mesh, layout, arrays);
-      },
-      py::arg("path"), py::arg("mesh"), py::arg("results"),
+  bind_table_writer<io::NpzWriter>(
+      m, "write_npz",
       "PATH.npz (numpy.savez's format): one float64 array of the rows per CSV column, named as the column: "
       "numpy.load(PATH)['du/dx'], numpy.load(PATH).files the CSV's header. ValueError where feinterp was "
       "built without libzip.");
-  m.def(
-      "write_csv",
-      [](const py::object& path, const MeshPtr& mesh, const py::list& results) {
-        std::vector<BlockArrays> arrays;
-        const PointLayout layout = layout_of(*mesh, results, arrays);
-        io::CsvWriter writer(py::str(path).cast<std::string>());
-        py::gil_scoped_release release;
-        write_all(writer, *mesh, layout, arrays);
-      },
-      py::arg("path"), py::arg("mesh"), py::arg("results"),
+  bind_table_writer<io::CsvWriter>(
+      m, "write_csv",
       "PATH.csv: a header line, then one line per point (block, element, point, x, y, z, the quantities).");
 }
 
