@@ -68,6 +68,17 @@ Problem problem() {
   return s;
 }
 
+// The problem's connectivity, coordinates and field on the GPU, and the block viewed there.
+struct OnDevice {
+  OnDevice(const Problem& s, const Executor& gpu)
+      : connectivity(gpu, s.block.connectivity), x(gpu, s.block.coordinates), u(gpu, s.u), view(s.block.view()) {
+    view.connectivity = connectivity.data();
+  }
+  ExecutorArray<node_index> connectivity;
+  ExecutorArray<double> x, u;
+  BlockView view;
+};
+
 bool all_nan(const std::vector<double>& values) {
   for (double v : values)
     if (!std::isnan(v)) return false;
@@ -78,10 +89,10 @@ TEST(ArrayLocation, AGpuPlanRefusesHostArraysByName) {
   FEINTERP_REQUIRE_GPU();
   const Problem s = problem();
   const Executor gpu = Executor::cuda();
-  const ExecutorArray<node_index> connectivity(gpu, s.block.connectivity);
-  const ExecutorArray<double> x(gpu, s.block.coordinates), u(gpu, s.u);
-  BlockView view = s.block.view();
-  view.connectivity = connectivity.data();
+  const OnDevice d(s, gpu);
+  const ExecutorArray<double>& x = d.x;
+  const ExecutorArray<double>& u = d.u;
+  const BlockView& view = d.view;
   InterpolatorOptions options;
   options.executor = gpu;
   const offset_t n = s.block.node_count();
@@ -127,11 +138,11 @@ TEST(ArrayLocation, ACpuPlanRefusesDeviceArraysByName) {
   FEINTERP_REQUIRE_GPU();
   const Problem s = problem();
   const Executor gpu = Executor::cuda();
-  const ExecutorArray<node_index> connectivity(gpu, s.block.connectivity);
-  const ExecutorArray<double> x(gpu, s.block.coordinates), u(gpu, s.u);
+  const OnDevice d(s, gpu);
+  const ExecutorArray<double>& x = d.x;
+  const ExecutorArray<double>& u = d.u;
+  const BlockView& device_view = d.view;
   const offset_t n = s.block.node_count();
-  BlockView device_view = s.block.view();
-  device_view.connectivity = connectivity.data();
   const InterpolatorOptions on_cpu{Executor::cpu()};
   expect_invalid([&] { Interpolator<double>(device_view, n, s.points, s.block.coordinates.data(), on_cpu); },
                  "Interpolator: the connectivity: device memory of cuda:");
@@ -155,16 +166,13 @@ TEST(ArrayLocation, ManagedAndPinnedHostMemoryComputeOnBothExecutors) {
   FEINTERP_REQUIRE_GPU();
   const Problem s = problem();
   const Executor gpu = Executor::cuda();
-  const ExecutorArray<node_index> connectivity(gpu, s.block.connectivity);
-  const ExecutorArray<double> x(gpu, s.block.coordinates), u(gpu, s.u);
-  BlockView view = s.block.view();
-  view.connectivity = connectivity.data();
+  const OnDevice d(s, gpu);
   const offset_t n = s.block.node_count();
-  const Interpolator<double> gpu_plan(view, n, s.points, x.data(), {gpu});
+  const Interpolator<double> gpu_plan(d.view, n, s.points, d.x.data(), {gpu});
   const Interpolator<double> cpu_plan(s.block.view(), n, s.points, s.block.coordinates.data(), {Executor::cpu()});
   const Operation op = Operation::physical_gradients;
   ExecutorArray<double> expected(gpu, gpu_plan.output_size(op, s.C));
-  gpu_plan.apply(op, {u.data(), u.size(), s.C}, {expected.data(), expected.size()}, {});
+  gpu_plan.apply(op, {d.u.data(), d.u.size(), s.C}, {expected.data(), expected.size()}, {});
   gpu_plan.check();
   const std::vector<double> reference = expected.to_vector();
 
