@@ -14,6 +14,9 @@
 //
 // FEINTERP_CPU_KERNEL selects at compile time: 0 loops everywhere, 1 gemm everywhere, 2 (default)
 // the faster of the two per operation, as measured with feinterp-cpu-bench (numbers at use_gemm).
+//
+// Quadrilaterals and hexahedra at a tensor-product point set may run sum factorisation instead
+// (sum_factorised_kernels.hpp), as kernel_variant.hpp decides per operation and C.
 #include <Eigen/Core>
 #include <algorithm>
 #include <string>
@@ -27,6 +30,7 @@
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cpu/plan.hpp>
+#include <feinterp/cpu/sum_factorised_kernels.hpp>
 #include <feinterp/cpu/threads.hpp>
 
 #ifndef FEINTERP_CPU_KERNEL
@@ -312,6 +316,24 @@ void check_planar(const BlockView& block, const Real* coordinates) {
     }
 }
 
+// The tensor structure of the plan's points when the element is a quadrilateral or hexahedron and they
+// form a tensor product, else nothing.
+std::optional<TensorStructure> tensor_structure_of(ElementType type, const PointSet& points) {
+  if (type.shape != Shape::quadrilateral && type.shape != Shape::hexahedron) return std::nullopt;
+  return tensor_structure(type, points);
+}
+
+template <class Real>
+std::vector<Real> in_precision(const std::vector<double>& x) {
+  return std::vector<Real>(x.begin(), x.end());
+}
+
+std::vector<int> inverse_permutation(const std::vector<int>& p) {
+  std::vector<int> inverse(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inverse[std::size_t(p[i])] = int(i);
+  return inverse;
+}
+
 }  // namespace
 
 template <class Real>
@@ -325,10 +347,26 @@ Plan<Real>::Plan(const BlockView& block, offset_t node_count, const PointSet& po
       weights_(points.weights),
       coordinates_(coordinates),
       space_dimension_(feinterp::space_dimension(block)),
+      tensor_(tensor_structure_of(block.type, points)),
+      tensor_B_(tensor_ ? in_precision<Real>(tensor_->values_1d) : std::vector<Real>{}),
+      tensor_G_(tensor_ ? in_precision<Real>(tensor_->derivatives_1d) : std::vector<Real>{}),
+      lattice_of_point_(tensor_ ? inverse_permutation(tensor_->point_of_lattice) : std::vector<int>{}),
       options_(options) {
   validate_connectivity(block, node_count);
   thread_count(options.threads, 1);  // throws for a bad count, or a bad FEINTERP_NUM_THREADS / OMP_NUM_THREADS
   check_planar(block, coordinates);
+}
+
+template <class Real>
+KernelVariant Plan<Real>::variant(Operation op, int components) const {
+  CpuKernelConfiguration configuration;
+  configuration.type = block_.type;
+  configuration.points_per_direction = tensor_ ? tensor_->points_per_direction : 0;
+  configuration.sum_factorised_compiled =
+      tensor_ && sum_factorised_compiled(tensor_->dimension, tensor_->nodes_per_direction, tensor_->points_per_direction);
+  configuration.op = op;
+  configuration.components = components;
+  return choose_cpu_kernel_variant(configuration, options_.variant);
 }
 
 template <class Real>
@@ -351,6 +389,26 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
                         op == Operation::physical_gradients ? detj.data : nullptr,
                         &table_,
                         op == Operation::values ? values_.data() : gradients_.data()};
+  if (variant(op, u.components) == KernelVariant::sum_factorised) {
+    const SumFactorisedCall<Real> call{op,
+                                       &block_,
+                                       block_.element_count,
+                                       space_dimension_,
+                                       u.components,
+                                       u.data,
+                                       coordinates_,
+                                       out.data,
+                                       p.detj,
+                                       &*tensor_,
+                                       tensor_B_.data(),
+                                       tensor_G_.data(),
+                                       lattice_of_point_.data()};
+    if (p.elements == 0 || p.points == 0) return;
+    // Each element's results depend on its own data only: any split gives the same bits.
+    parallel_for(p.elements, thread_count(options_.threads, p.elements), 1,
+                 [&](offset_t begin, offset_t end) { run_sum_factorised(call, begin, end); });
+    return;
+  }
   run(p, options_.threads);
 }
 

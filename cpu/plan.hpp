@@ -8,9 +8,13 @@
 //
 // Transposes (apply_transpose, transpose.cpp) sum into the nodes colour by colour (fem/ordering/colouring.hpp),
 // the colouring built at the first nodal transpose and kept: bitwise the same for any thread count.
+//
+// A forward call runs the dense product or, for quadrilaterals and hexahedra at a tensor-product point
+// set, sum factorisation (sum_factorised_kernels.hpp), as kernel_variant.hpp decides per operation and C.
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <feinterp/core/operation.hpp>
@@ -19,11 +23,16 @@
 #include <feinterp/fem/ordering/colouring.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/fem/tabulation.hpp>
+#include <feinterp/fem/tensor_structure.hpp>
+#include <feinterp/cpu/kernel_variant.hpp>
 
 namespace feinterp::backends::cpu {
 
 struct PlanOptions {
   int threads = 0;  ///< 0: the default (threads.hpp: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, CPUs available); small blocks use fewer
+  /// The forward kernel: automatic (kernel_variant.hpp's rule), or forced (std::invalid_argument at the
+  /// call where sum_factorised does not apply).
+  KernelVariant variant = KernelVariant::automatic;
 };
 
 template <class Real>
@@ -40,6 +49,9 @@ class Plan {
   int points() const { return table_.points; }
   int space_dimension() const { return space_dimension_; }
   const Tabulation& table() const { return table_; }
+  /// The forward kernel a call of `op` with `components` components runs: dense or sum_factorised. Throws
+  /// std::invalid_argument as apply does for a requested variant that does not apply.
+  KernelVariant variant(Operation op, int components) const;
 
   void apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Real> out, BasicOutputView<Real> detj = {}) const;
 
@@ -71,6 +83,9 @@ class Plan {
   std::vector<double> weights_;  // the point set's, empty when it has none
   const Real* coordinates_;
   int space_dimension_;
+  std::optional<TensorStructure> tensor_;  // quadrilaterals and hexahedra at a tensor-product point set
+  std::vector<Real> tensor_B_, tensor_G_;  // its 1D tables in Real
+  std::vector<int> lattice_of_point_;      // [q] -> l, the inverse of tensor_->point_of_lattice
   PlanOptions options_;
   mutable std::once_flag colouring_once_;
   mutable ElementColouring colouring_;
