@@ -34,4 +34,17 @@ inline offset_t minimal_bytes(Operation op, offset_t elements, int nodes_per_ele
   return bytes;
 }
 
+/// Bytes read and written at least once by a fused operator (core/operation.hpp) r = A u on a block: the
+/// field read and the result written once (node_count * components * B each), the connectivity read once,
+/// and the geometry read once: the coordinates (node_count * 3 * B) or, where the launch reads the plan's
+/// precomputed factors instead, Q reals per element for mass and Q d(d+1)/2 for diffusion.
+inline offset_t operator_minimal_bytes(FusedOperator op, offset_t elements, int nodes_per_element, offset_t node_count,
+                                       int points, int components, int reference_dimension,
+                                       Precision precision = Precision::fp64, bool precomputed = false) {
+  const offset_t real = precision == Precision::fp64 ? 8 : 4;
+  const offset_t factors = op == FusedOperator::mass ? 1 : reference_dimension * (reference_dimension + 1) / 2;
+  const offset_t geometry = precomputed ? elements * points * factors * real : node_count * 3 * real;
+  return elements * nodes_per_element * offset_t(sizeof(node_index)) + 2 * node_count * components * real + geometry;
+}
+
 }  // namespace feinterp

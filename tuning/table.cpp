@@ -49,15 +49,15 @@ bool parse_double(const std::string& text, double& value) {
   return result.ec == std::errc() && result.ptr == end && std::isfinite(value);
 }
 
-auto sort_key(const TuningEntry& e) {
-  return std::make_tuple(int(e.type.shape), e.type.order, int(e.op), e.components, int(e.precision), e.variant.index(),
-                         e.points);
+template <class KeyOrEntry>
+auto sort_key(const KeyOrEntry& k) {
+  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), int(k.fusion), k.components, int(k.precision),
+                         k.variant.index(), k.points);
 }
 
-auto sort_key(const TuningKey& k) {
-  return std::make_tuple(int(k.type.shape), k.type.order, int(k.op), k.components, int(k.precision), k.variant.index(),
-                         k.points);
-}
+const char* const operation_words =
+    "values, reference_gradients, physical_gradients or one of them followed by _transpose; or mass, diffusion, "
+    "mass_precomputed or diffusion_precomputed";
 
 class Parser {
  public:
@@ -129,7 +129,7 @@ class Parser {
       if (sort_key(a) == sort_key(b))
         fail(std::max(a.line, b.line),
              "duplicate entry for " + to_string(b.type) + ", C = " + std::to_string(b.components) + ", " +
-                 operation_name(b.op) + ", " + precision_name(b.precision) + ", " + kernel_variant_name(b.variant) +
+                 table_operation_name(b.op, b.fusion) + ", " + precision_name(b.precision) + ", " + kernel_variant_name(b.variant) +
                  ", Q = " + std::to_string(b.points) +
                  (a.line ? " (first on line " + std::to_string(std::min(a.line, b.line)) + ")" : std::string()) +
                  "; expected one entry per (element, order, components, operation, precision, variant, points)");
@@ -179,9 +179,9 @@ class Parser {
     if (!parse_int(f[2], e.components) || e.components < 1 || e.components > max_components)
       fail(line, "components '" + f[2] + "'; expected 1 to " + std::to_string(max_components));
     try {
-      e.op = parse_operation(f[3]);
+      std::tie(e.op, e.fusion) = parse_table_operation(f[3]);
     } catch (const std::invalid_argument&) {
-      fail(line, "operation '" + f[3] + "'; expected values, reference_gradients, physical_gradients or one of them followed by _transpose");
+      fail(line, "operation '" + f[3] + "'; expected " + operation_words);
     }
     try {
       e.precision = parse_precision(f[4]);
@@ -195,6 +195,16 @@ class Parser {
         named = true;
       }
     if (!named) fail(line, "variant '" + f[5] + "'; expected " + expected_kernel_variants());
+    if (e.fusion != Fusion::none && e.variant != KernelVariant::dense && e.variant != KernelVariant::sum_factorised)
+      fail(line, "variant " + f[5] + " for the fused operator " + f[3] + "; expected dense or sum_factorised");
+    if (e.fusion == Fusion::precomputed && e.variant != KernelVariant::sum_factorised)
+      fail(line, "variant " + f[5] + " for " + f[3] +
+                     "; expected sum_factorised (the dense kernel computes J at every call: its entry is " +
+                     table_operation_name(e.op, Fusion::on_the_fly) + ")");
+    if (e.fusion == Fusion::on_the_fly && e.op == Operation::values_transpose &&
+        e.variant == KernelVariant::sum_factorised)
+      fail(line, "variant sum_factorised for mass; expected dense (the sum-factorised mass reads precomputed factors: "
+                 "its entry is mass_precomputed)");
     if (e.variant == KernelVariant::sum_factorised &&
         (e.type.shape != Shape::quadrilateral && e.type.shape != Shape::hexahedron))
       fail(line, "variant sum_factorised for " + to_string(e.type) +
@@ -213,7 +223,8 @@ class Parser {
                      precision_name(e.precision) +
                      "; expected it for physical_gradients of tetrahedra and hexahedra in fp64 only");
     if (!parse_int(f[6], e.points) || e.points < 1) fail(line, "points '" + f[6] + "'; expected a count >= 1");
-    if (point_set == "nodes" && e.points != nodes_per_element(e.type))
+    // A fused operator integrates: the sweep times it at the degree-2p rule, whatever the table's point set.
+    if (point_set == "nodes" && e.fusion == Fusion::none && e.points != nodes_per_element(e.type))
       fail(line, "points " + f[6] + " for " + to_string(e.type) + " in a 'points: nodes' table; expected its " +
                      std::to_string(nodes_per_element(e.type)) + " nodes");
     if (!parse_int(f[7], e.elements_per_block) || e.elements_per_block < 1 ||
@@ -230,6 +241,26 @@ class Parser {
 
 }  // namespace
 
+std::string table_operation_name(Operation op, Fusion fusion) {
+  if (fusion == Fusion::none) return operation_name(op);
+  const char* suffix = fusion == Fusion::precomputed ? "_precomputed" : "";
+  if (op == Operation::values_transpose) return std::string("mass") + suffix;
+  if (op == Operation::physical_gradients_transpose) return std::string("diffusion") + suffix;
+  throw std::invalid_argument(std::string("no fused operator runs the kernel of ") + operation_name(op) +
+                              "; expected values_transpose (mass) or physical_gradients_transpose (diffusion)");
+}
+
+std::pair<Operation, Fusion> parse_table_operation(const std::string& word) {
+  for (Operation op : {Operation::values_transpose, Operation::physical_gradients_transpose})
+    for (Fusion fusion : {Fusion::on_the_fly, Fusion::precomputed})
+      if (word == table_operation_name(op, fusion)) return {op, fusion};
+  try {
+    return {parse_operation(word), Fusion::none};
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("unknown operation '" + word + "'; expected " + operation_words);
+  }
+}
+
 bool TuningTable::matches(std::string_view device_name, int device_major, int device_minor) const {
   return device == device_name && major == device_major && minor == device_minor;
 }
@@ -244,8 +275,8 @@ const TuningEntry* TuningTable::nearest(const TuningKey& key) const {
   // The entries are sorted with points last: those that differ from key only in points are one run, and
   // the nearest is one of the two around where key would sit in it.
   const auto same_run = [&key](const TuningEntry& e) {
-    return e.type == key.type && e.op == key.op && e.components == key.components && e.precision == key.precision &&
-           e.variant == key.variant;
+    return e.type == key.type && e.op == key.op && e.fusion == key.fusion && e.components == key.components &&
+           e.precision == key.precision && e.variant == key.variant;
   };
   const auto at_or_above = std::lower_bound(entries.begin(), entries.end(), key, [](const TuningEntry& e, const TuningKey& k) {
     return sort_key(e) < sort_key(k);
@@ -307,7 +338,7 @@ std::string format_tuning_table(const TuningTable& table, const std::vector<std:
       if (parse_double(time, back) && back == e.time_us) break;
     }
     std::snprintf(line, sizeof line, "%-15s %5d %10d %-29s %9s %-14s %6d %18d %10s\n", shape_name(e.type.shape),
-                  e.type.order, e.components, operation_name(e.op), precision_name(e.precision),
+                  e.type.order, e.components, table_operation_name(e.op, e.fusion).c_str(), precision_name(e.precision),
                   kernel_variant_name(e.variant), e.points, e.elements_per_block, time);
     out << line;
   }

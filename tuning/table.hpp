@@ -18,11 +18,15 @@
 //   element             line | triangle | quadrilateral | tetrahedron | hexahedron (tri, quad, tet, hex accepted)
 //   order               1 to 3
 //   components          1 to 9 (C)
-//   operation           values | reference_gradients | physical_gradients
+//   operation           values | reference_gradients | physical_gradients, or one of them followed by
+//                       _transpose; or a fused operator (core/operation.hpp's FusedOperator, Fusion below):
+//                       mass | diffusion (J from the coordinates at every call), mass_precomputed |
+//                       diffusion_precomputed (the plan's precomputed factors: sum_factorised only)
 //   precision           fp64 | fp32
 //   variant             dense | sum_factorised | dense_tensor_cores | dense_async_gather | dense_64_registers
 //                       (tuning/kernel_variant.hpp)
 //   points              reference points per element (Q) >= 1; with "points: nodes", the element's node count
+//                       (a fused operator's: the degree-2p rule's, which the sweep times it at)
 //   elements_per_block  1 to 64 (64: CUDA's limit on blockDim.z); the variant's best count the sweep found
 //   time_us             the median launch time at that count, in microseconds (> 0); between the variants
 //                       of one configuration, the fastest is the winner the launch uses
@@ -39,6 +43,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <feinterp/core/operation.hpp>
@@ -66,6 +71,24 @@ class TuningTableError : public std::invalid_argument {
   int line_;
 };
 
+/// The fused operators (Interpolator::apply_operator) run the kernels of the weighted transposes with more
+/// work in them (the forward operation, the coefficient, and for precomputed geometry other reads), so
+/// their entries stand apart from the plain transposes': `op` is values_transpose (mass) or
+/// physical_gradients_transpose (diffusion), and `fusion` says which geometry the launch reads.
+enum class Fusion {
+  none,         ///< a forward operation or a transpose
+  on_the_fly,   ///< a fused operator computing J from the coordinates at every call (the dense kernel always)
+  precomputed,  ///< a fused operator reading the plan's precomputed factors (the sum-factorised kernel)
+};
+
+/// The operation column's word: operation_name(op) for Fusion::none; for a fused operator "mass" or
+/// "diffusion", followed by "_precomputed" for Fusion::precomputed. Throws std::invalid_argument for a
+/// fusion of an operation that is not values_transpose or physical_gradients_transpose.
+std::string table_operation_name(Operation op, Fusion fusion);
+
+/// The inverse of table_operation_name. Throws std::invalid_argument listing the words.
+std::pair<Operation, Fusion> parse_table_operation(const std::string& word);
+
 /// What an entry is for: the lookup key.
 struct TuningKey {
   ElementType type;
@@ -74,6 +97,7 @@ struct TuningKey {
   int points;
   Precision precision = Precision::fp64;
   KernelVariant variant = KernelVariant::dense;
+  Fusion fusion = Fusion::none;
 };
 
 struct TuningEntry {
@@ -82,6 +106,7 @@ struct TuningEntry {
   Operation op = Operation::values;
   Precision precision = Precision::fp64;
   KernelVariant variant = KernelVariant::dense;
+  Fusion fusion = Fusion::none;
   int points = 1;
   int elements_per_block = 1;
   double time_us = 0;
@@ -100,10 +125,10 @@ struct TuningTable {
   bool matches(std::string_view device_name, int device_major, int device_minor) const;
   /// The entry for exactly this key, or nullptr.
   const TuningEntry* find(const TuningKey& key) const;
-  /// The entry of the same element type, operation, components, precision and variant whose point count
+  /// The entry of the same element type, operation, fusion, components, precision and variant whose point count
   /// is nearest to key.points (ties: the smaller count), or nullptr when there is none.
   const TuningEntry* nearest(const TuningKey& key) const;
-  /// Sorts by (shape, order, operation, components, precision, variant, points) and throws
+  /// Sorts by (shape, order, operation, fusion, components, precision, variant, points) and throws
   /// TuningTableError on a duplicate.
   void sort_entries();
 };

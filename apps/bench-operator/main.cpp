@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <feinterp/core/precision.hpp>
+#include <feinterp/core/traffic.hpp>
 #include <feinterp/interpolator/mesh_operator.hpp>
 #include <feinterp/mesh/atomic_file.hpp>
 
@@ -97,16 +98,13 @@ Row measure(ElementType type, const tuning::GeneratedBlock& mesh, const PointSet
   const tuning::Timing split_time = tuning::time_launches(
       [&](int) { split.apply_operator(op, field, {r_split.data(), r_split.size()}); }, run.warmup, run.repeats, 10,
       nullptr, run.issue);
-  std::size_t bytes = std::size_t(n) * sizeof(Real) * (2 * std::size_t(C) + 3) + std::size_t(E) * N * sizeof(node_index);
   // Precomputed geometry: the factors replace the coordinates where the plan reads them (quadrilaterals
   // and hexahedra, the sum-factorised kernels; core/operation.hpp's OperatorGeometry).
   const bool tensor = type.shape == Shape::quadrilateral || type.shape == Shape::hexahedron;
   if (!tensor) geometry = OperatorGeometry::on_the_fly;  // what the plan does: the row says so
-  if (geometry == OperatorGeometry::precomputed) {
-    const int D = dimension(type.shape), T = op == FusedOperator::mass ? 1 : D * (D + 1) / 2;
-    bytes += std::size_t(E) * points.size() * T * sizeof(Real);
-    bytes -= std::size_t(n) * sizeof(Real) * 3;
-  }
+  const std::size_t bytes = std::size_t(operator_minimal_bytes(op, E, N, n, points.size(), C, dimension(type.shape),
+                                                               precision_of<Real>(),
+                                                               geometry == OperatorGeometry::precomputed));
   return {type, op, geometry, precision_of<Real>(), C, points.size(), blocks, int(split.run_count()), E, n, bytes,
           whole_time.median_ms, split_time.median_ms, whole_time.host_us};
 }

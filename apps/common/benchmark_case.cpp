@@ -27,8 +27,8 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   struct Set {
     std::shared_ptr<const cuda::DeviceBlock> block;
     cuda::DeviceBuffer<Real> field, coordinates, out, detj;
-    std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<cuda::Plan<Real>>>
-        plans;  // per (kernel, elements_per_block, variant, tensor strides, run-time C)
+    std::map<std::tuple<int, int, int, int, bool, int>, std::unique_ptr<cuda::Plan<Real>>>
+        plans;  // per (kernel, elements_per_block, variant, tensor strides, run-time C, operator geometry)
   };
   CaseSpec spec;
   std::vector<Set> sets;
@@ -37,13 +37,14 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
     const int Q = spec.points.size(), C = spec.components;
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    const bool transpose = is_transpose(spec.op);
+    const bool transpose = is_transpose(spec.op) && !spec.fused;
     const int D = dimension(spec.block.type.shape), S = space_dimension(spec.block);
     // The input: the nodal field, or a transpose's point data.
     std::vector<Real> field(transpose ? point_data_size(spec.op, spec.block.element_count, Q, C, D, S)
                                       : std::size_t(spec.node_count) * C);
     for (Real& x : field) x = Real(unit(rng));  // never zeros: they can hide unwritten outputs and run faster
-    const bool geometric = forward_of(spec.op) == Operation::physical_gradients || (transpose && spec.transpose.weighted);
+    const bool geometric = forward_of(spec.op) == Operation::physical_gradients || (transpose && spec.transpose.weighted) ||
+                           spec.fused;
     // Only what reads the geometry gets a copy of the coordinates in Real: 6.5 GB of host memory for the
     // 270M nodes of 10M p3 hexahedra.
     const std::vector<Real> coordinates = geometric ? std::vector<Real>(spec.coordinates->begin(), spec.coordinates->end())
@@ -55,7 +56,8 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
     int rotations = int(std::min<std::size_t>(16, (4 * device.l2_bytes + minimal_bytes - 1) / std::max<offset_t>(minimal_bytes, 1)));
     rotations = std::max(1, std::min<int>(rotations, int(free_bytes / 2 / std::max<std::size_t>(per_set, 1))));
     const std::size_t out_size =
-        !transpose ? output_size(spec.op, spec.block, Q, C)
+        spec.fused ? std::size_t(spec.node_count) * C
+        : !transpose ? output_size(spec.op, spec.block, Q, C)
         : spec.transpose.target == TransposeTarget::nodes
             ? std::size_t(spec.node_count) * C
             : std::size_t(spec.block.element_count) * std::size_t(nodes_per_element(spec.block.type)) * C;
@@ -72,8 +74,10 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
   }
 
   cuda::Plan<Real>& plan(Set& set, const CaseLaunch& l) {
-    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[{int(l.kernel), l.elements_per_block, l.variant ? l.variant->index() : -1,
-                                                               int(l.tensor_strides), l.run_time_components}];
+    const auto key = std::make_tuple(int(l.kernel), l.elements_per_block, l.variant ? l.variant->index() : -1,
+                                     int(l.tensor_strides), l.run_time_components, int(l.geometry));
+    if (spec.fused && !set.plans.count(key)) set.plans.clear();  // precomputed factors: one choice's at a time
+    std::unique_ptr<cuda::Plan<Real>>& p = set.plans[key];
     if (!p) {
       cuda::PlanOptions options;
       options.kernel = l.kernel;
@@ -82,6 +86,7 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
       options.tensor_strides = l.tensor_strides;
       options.summation = spec.summation;
       options.run_time_components = l.run_time_components;
+      options.operator_geometry = l.geometry;
       p = std::make_unique<cuda::Plan<Real>>(set.block, spec.points, set.coordinates.size() ? set.coordinates.data() : nullptr,
                                              options);
     }
@@ -92,6 +97,11 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
 
   void launch(int index, const CaseLaunch& l) override {
     Set& set = sets[std::size_t(index) % sets.size()];
+    if (spec.fused) {
+      plan(set, l).apply_operator(*spec.fused, {set.field.data(), set.field.size(), spec.components},
+                                  {set.out.data(), set.out.size()});
+      return;
+    }
     if (is_transpose(spec.op)) {
       plan(set, l).apply_transpose(spec.op, {set.field.data(), set.field.size(), spec.components},
                                    {set.out.data(), set.out.size()}, spec.transpose);
@@ -122,8 +132,10 @@ BenchmarkCase::BenchmarkCase(const CaseSpec& spec, unsigned seed) {
   const ElementType type = spec.block.type;
   const int N = nodes_per_element(type), D = dimension(type.shape), S = space_dimension(spec.block);
   const int Q = spec.points.size(), C = spec.components;
-  minimal_bytes_ = feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S, spec.precision,
-                                           spec.transpose);
+  minimal_bytes_ = spec.fused ? operator_minimal_bytes(*spec.fused, spec.block.element_count, N, spec.node_count, Q, C, D,
+                                                       spec.precision, false)
+                              : feinterp::minimal_bytes(spec.op, spec.block.element_count, N, spec.node_count, Q, C, D, S,
+                                                        spec.precision, spec.transpose);
   if (spec.precision == Precision::fp64)
     runner_ = std::make_unique<RunnerOf<double>>(spec, seed, minimal_bytes_);
   else

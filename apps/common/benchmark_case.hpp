@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // One benchmark configuration on the GPU: a mesh block, a point set, a component count, an operation
-// (forward or transpose) and a precision, with its device data in R rotating copies (each with its own plan) so that
+// (forward, transpose or fused operator) and a precision, with its device data in R rotating copies (each with its own plan) so that
 // consecutive timed launches never find their inputs or outputs in L2 (R copies together span at least
 // 4x the L2 size; H100: 50 MB).
 #pragma once
@@ -23,10 +23,14 @@ struct CaseSpec {
   offset_t node_count;
   PointSet points;
   int components;
-  Operation op;                            ///< a forward operation or a transpose
+  Operation op;                            ///< a forward operation or a transpose; for a fused operator its
+                                           ///< transpose (values_transpose: mass, physical_gradients_transpose: diffusion)
   Precision precision = Precision::fp64;
   TransposeOptions transpose{};            ///< transposes: target and weighting
   Summation summation = Summation::atomic;  ///< transposes into the nodes
+  /// A fused operator r = A u (cuda::Plan::apply_operator, into the nodes, with no coefficient) instead of
+  /// `op`; the point set needs weights.
+  std::optional<FusedOperator> fused;
 };
 
 /// How a case is launched: the kernel, elements_per_block (0: the plan's tuned choice) and the kernel
@@ -38,6 +42,9 @@ struct CaseLaunch {
   std::optional<cuda::KernelVariant> variant;
   cuda::TensorStrides tensor_strides = cuda::TensorStrides::counted;
   bool run_time_components = false;  ///< the variant's run-time-C kernel (cuda::PlanOptions::run_time_components)
+  /// Fused operators: where J comes from (cuda::PlanOptions::operator_geometry). A plan keeps precomputed
+  /// factors (up to 6Q reals per element), so a fused case keeps the plans of one launch choice at a time.
+  OperatorGeometry geometry = OperatorGeometry::on_the_fly;
 };
 
 class BenchmarkCase {

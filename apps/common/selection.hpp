@@ -42,11 +42,15 @@ struct Selection {
   bool quick = false;
   std::vector<std::string> type_names;  ///< --types: "tri:1", ...; when given, instead of shapes x orders
   std::string generator = "gmsh";       ///< --generator: "gmsh" or "structured"
+  /// --operations may name the fused operators (mass, diffusion, operators: both), and "all" includes
+  /// them: set before add_options by the programs that time them (the sweep).
+  bool fused_operators_allowed = false;
 
   // Filled by finish():
   app::Numbering numbering = app::Numbering::natural;
   std::vector<ElementType> types;
   std::vector<Operation> operations;
+  std::vector<FusedOperator> fused_operators;
   std::vector<Precision> precisions;
 
   void add_options(CLI::App& app) {
@@ -55,7 +59,14 @@ struct Selection {
         ->delimiter(',');
     app.add_option("--orders", orders, "orders: 1 2 3")->delimiter(',')->check(CLI::Range(1, 3));
     app.add_option("--components", component_names, "component counts: numbers 1-9, or 'dim'")->delimiter(',');
-    app.add_option("--operations", operation_names, "values, reference_gradients, physical_gradients, their _transpose, forward (the three), transposes (the three), or all (the six)")->delimiter(',');
+    app.add_option("--operations", operation_names,
+                   fused_operators_allowed
+                       ? "values, reference_gradients, physical_gradients, their _transpose, forward (the three), "
+                         "transposes (the three), the fused operators mass and diffusion (operators: both), or all "
+                         "(the eight)"
+                       : "values, reference_gradients, physical_gradients, their _transpose, forward (the three), "
+                         "transposes (the three), or all (the six)")
+        ->delimiter(',');
     app.add_option("--precisions", precision_names, "fp64, fp32, or both: fp64,fp32")->delimiter(',');
     app.add_option("--size", elements, "target elements per mesh (default 1000000; --quick: 50000)")->check(CLI::Range(1, 1 << 30));
     app.add_option("--points", points_name, "'nodes' (as many points as nodes, the seed's choice) or 'quadrature' (degree 2p)")
@@ -104,7 +115,16 @@ struct Selection {
       for (const std::string& name : shape_names)
         for (int p : orders) types.push_back({parse_shape(name), p});
     operations.clear();
+    fused_operators.clear();
     for (const std::string& name : operation_names) {
+      for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
+        if (name == fused_operator_name(op) || name == "operators" || (name == "all" && fused_operators_allowed)) {
+          if (!fused_operators_allowed)
+            throw std::invalid_argument("--operations " + name + ": this program times the operations, not the fused operators");
+          if (std::find(fused_operators.begin(), fused_operators.end(), op) == fused_operators.end())
+            fused_operators.push_back(op);
+        }
+      if (name == "mass" || name == "diffusion" || name == "operators") continue;
       if (name == "all" || name == "forward")
         operations.insert(operations.end(), std::begin(forward_operations), std::end(forward_operations));
       if (name == "all" || name == "transposes")

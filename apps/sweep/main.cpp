@@ -6,8 +6,11 @@
 // ready for tuning/tables/), the full timing CSV (with each configuration's winner) and an
 // SVG plot.
 //
-//   feinterp-sweep                          15 element types x C in {1, dim} x 6 operations (3 forward, their
-//                                           transposes) x 2 precisions, ~1M elements
+//   feinterp-sweep                          15 element types x C in {1, dim} x 8 operations (3 forward, their
+//                                           transposes, the fused mass and diffusion operators) x 2 precisions,
+//                                           ~1M elements
+//   feinterp-sweep --operations operators   the fused operators alone (at the degree-2p rule, which they need;
+//                                           the sum-factorised kernel on the fly and reading precomputed factors)
 //   feinterp-sweep --quick                  counts 1, 2, 4, .., 64 (and the largest that fits, and the
 //                                           heuristic's), ~50k elements: under a minute on an H100
 //   feinterp-sweep --mesh part.msh --mesh other.msh     the blocks of your own meshes
@@ -107,19 +110,48 @@ int points_per_direction(ElementType type, const PointSet& points) {
   return t ? t->points_per_direction : 0;
 }
 
+/// What the sweep times: a forward operation or a transpose, or a fused operator (then `op` is its
+/// transpose's kernel: values_transpose for mass, physical_gradients_transpose for diffusion).
+struct Swept {
+  Operation op;
+  std::optional<FusedOperator> fused;
+};
+
+std::vector<Swept> swept_operations(const tuning::Selection& selection) {
+  std::vector<Swept> swept;
+  for (Operation op : selection.operations) swept.push_back({op, std::nullopt});
+  for (FusedOperator op : selection.fused_operators)
+    swept.push_back({op == FusedOperator::mass ? Operation::values_transpose : Operation::physical_gradients_transpose, op});
+  return swept;
+}
+
+/// The point set swept: the selection's, but a fused operator integrates, and takes the degree-2p rule
+/// (its entries' Q is that rule's in any table: tuning/table.hpp).
+PointSet swept_points(const tuning::Selection& selection, ElementType type, const Swept& swept) {
+  return swept.fused ? quadrature_rule(type.shape, 2 * type.order) : selection.point_set(type);
+}
+
+tuning::Fusion fusion_of(const cuda::LaunchShape& s) { return cuda::tuning_key(s, s.variant).fusion; }
+
 /// The launch shapes of a configuration, one per kernel variant that applies to it on a device of
 /// unlimited shared memory (launch/kernel_variant_choice.hpp): a variant that applies but does not fit
-/// this device is swept all the same, its counts recorded as not fitting, like the dense kernel's.
-std::vector<cuda::LaunchShape> variant_shapes(ElementType type, Operation op, int Q, int Q1, int C, int S,
+/// this device is swept all the same, its counts recorded as not fitting, like the dense kernel's. A fused
+/// operator's sum-factorised kernel is swept with each geometry it reads (on the fly, precomputed); its
+/// dense kernel computes J on the fly whatever the plan precomputed.
+std::vector<cuda::LaunchShape> variant_shapes(ElementType type, const Swept& swept, int Q, int Q1, int C, int S,
                                               Precision precision, const cuda::DeviceInfo& device) {
   cuda::DeviceInfo unlimited = device;
   unlimited.shared_per_block_optin = std::numeric_limits<std::size_t>::max() / 4;
-  cuda::LaunchShape shape{type, op, Q, C, S, precision};
+  cuda::LaunchShape shape{type, swept.op, Q, C, S, precision, bool(swept.fused), bool(swept.fused)};
   shape.points_per_direction = Q1;
   std::vector<cuda::LaunchShape> shapes;
-  for (cuda::KernelVariant variant : cuda::applicable_variants(shape, unlimited)) {
-    shape.variant = variant;
-    shapes.push_back(shape);
+  for (bool precomputed : swept.fused ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+    shape.precomputed_geometry = precomputed;
+    for (cuda::KernelVariant variant : cuda::applicable_variants(shape, unlimited)) {
+      if (precomputed && variant != cuda::KernelVariant::sum_factorised) continue;  // the same launch as on the fly
+      shape.variant = variant;
+      shapes.push_back(shape);
+    }
   }
   return shapes;
 }
@@ -153,7 +185,8 @@ std::string utc_now() {
 }
 
 std::string describe(const cuda::LaunchShape& s) {
-  return to_string(s.type) + " C=" + std::to_string(s.components) + " " + operation_name(s.op) + " " +
+  return to_string(s.type) + " C=" + std::to_string(s.components) + " " + tuning::table_operation_name(s.op, fusion_of(s)) +
+         " " +
          precision_name(s.precision) +
          (s.variant == cuda::KernelVariant::dense ? std::string() : std::string(" ") + tuning::kernel_variant_name(s.variant));
 }
@@ -165,6 +198,7 @@ int main(int argc, char** argv) {
   tuning::Selection selection;
   selection.operation_names = {"all"};
   selection.precision_names = {"fp64", "fp32"};
+  selection.fused_operators_allowed = true;
   selection.add_options(app);
   int repeats = 10, warmup = 2;
   constexpr int batch = 5;  // launches timed back to back between two events
@@ -246,8 +280,6 @@ int main(int argc, char** argv) {
     std::size_t total_counts = 0, total_configs = 0;
     for (const Source& source : sources)
       for (ElementType type : source.types) {
-        const PointSet points = selection.point_set(type);
-        const int Q = points.size(), Q1 = points_per_direction(type, points);
         offset_t elements = selection.elements;
         double nodes = estimated_nodes(type, elements);
         int S = default_space_dimension(type);  // generated meshes: a segment, square or cube
@@ -259,14 +291,17 @@ int main(int argc, char** argv) {
           total_units += generation_seconds(type, elements);
         }
         for (int C : selection.component_counts(type))
-          for (Operation op : selection.operations)
-            for (Precision precision : selection.precisions)
-              for (const cuda::LaunchShape& shape : variant_shapes(type, op, Q, Q1, C, S, precision, device)) {
+          for (const Swept& swept : swept_operations(selection))
+            for (Precision precision : selection.precisions) {
+              const PointSet points = swept_points(selection, type, swept);
+              const int Q = points.size(), Q1 = points_per_direction(type, points);
+              for (const cuda::LaunchShape& shape : variant_shapes(type, swept, Q, Q1, C, S, precision, device)) {
                 const Plan p = plan(shape, device, selection.quick);
                 total_units += case_seconds(shape, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
                 total_counts += p.counts.size();
                 ++total_configs;
               }
+            }
       }
     std::fprintf(stderr, "%s (sm_%d%d, %.0f KiB shared memory per block): %zu configurations, %zu counts, %d + %d launches each\n",
                  device.name.c_str(), device.major, device.minor, double(device.shared_per_block_optin) / 1024,
@@ -294,22 +329,24 @@ int main(int argc, char** argv) {
         for (const ElementBlock& b : mesh.blocks)
           if (b.type == type) block = &b;
         if (!block) throw std::runtime_error("the mesh of " + source.label + " has no " + to_string(type) + " block");
-        const PointSet points = selection.point_set(type);
-        const int Q = points.size(), Q1 = points_per_direction(type, points), S = space_dimension(block->view());
+        const int S = space_dimension(block->view());
         for (int C : selection.component_counts(type))
-          for (Operation op : selection.operations)
+          for (const Swept& swept : swept_operations(selection))
             for (Precision precision : selection.precisions) {
+            const PointSet points = swept_points(selection, type, swept);
+            const int Q = points.size(), Q1 = points_per_direction(type, points);
             // One upload per configuration, shared by its variants (made at the first variant that fits).
             std::unique_ptr<tuning::BenchmarkCase> bench;
-            for (const cuda::LaunchShape& shape : variant_shapes(type, op, Q, Q1, C, S, precision, device)) {
+            for (const cuda::LaunchShape& shape : variant_shapes(type, swept, Q, Q1, C, S, precision, device)) {
             const Plan p = plan(shape, device, selection.quick);
             tuning::SweepConfig config;
             config.mesh = source.label;
             config.type = type;
             config.components = C;
-            config.op = op;
+            config.op = swept.op;
             config.precision = precision;
             config.variant = shape.variant;
+            config.fusion = fusion_of(shape);
             config.points = Q;
             config.elements = block->element_count();
             config.nodes = mesh.node_count();
@@ -326,11 +363,15 @@ int main(int argc, char** argv) {
             }
             if (!bench) {
               progress.update(done, what + ": uploading");
-              bench = std::make_unique<tuning::BenchmarkCase>(
-                  tuning::CaseSpec{block->view(), &mesh.coordinates, mesh.node_count(), points, C, op, precision},
-                  selection.seed);
+              tuning::CaseSpec spec{block->view(), &mesh.coordinates, mesh.node_count(), points, C, swept.op, precision};
+              spec.fused = swept.fused;
+              bench = std::make_unique<tuning::BenchmarkCase>(spec, selection.seed);
             }
-            config.minimal_bytes = bench->minimal_bytes();
+            config.minimal_bytes =
+                shape.precomputed_geometry
+                    ? operator_minimal_bytes(*swept.fused, config.elements, nodes_per_element(type), config.nodes, Q, C,
+                                             dimension(type.shape), precision, true)
+                    : bench->minimal_bytes();
             config.rotations = bench->rotations();
             const double per_count = units / double(std::max<std::size_t>(p.counts.size(), 1));
             double case_done = done;
@@ -341,7 +382,8 @@ int main(int argc, char** argv) {
                 progress.update(case_done, what + ": " + std::to_string(count) + "/" + std::to_string(p.max_fitting) + " per block");
                 // Kernel-only times: `repeats` launches in batches of 5 back-to-back (gpu_timing.hpp).
                 // The variant forced: a count is never timed on another kernel than its own.
-                const tuning::CaseLaunch launch{cuda::Kernel::packed, count, shape.variant};
+                tuning::CaseLaunch launch{cuda::Kernel::packed, count, shape.variant};
+                launch.geometry = shape.precomputed_geometry ? OperatorGeometry::precomputed : OperatorGeometry::on_the_fly;
                 const tuning::Timing t = bench->time(launch, warmup, std::max(2, repeats / batch), tuning::BatchIssue::held, batch);
                 config.samples.push_back({count, true, t.median_ms * 1e3, t.min_ms * 1e3, t.max_ms * 1e3});
               }
@@ -364,7 +406,7 @@ int main(int argc, char** argv) {
     // ---- results ------------------------------------------------------------------------------------------
     std::printf("\n%s (compute capability %d.%d), points: %s, kernel-only medians over batches, %d launches (us)\n",
                 device.name.c_str(), device.major, device.minor, selection.points_name.c_str(), repeats);
-    std::printf("%-16s %2s %-19s %4s %-19s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec",
+    std::printf("%-16s %2s %-21s %4s %-19s %3s %9s %5s %5s %10s %5s %10s %8s %10s\n", "element", "C", "operation", "prec",
                 "variant", "Q", "elements", "fits", "best", "best_us", "heur", "heur_us", "gain", "1/blk_us");
     const std::vector<bool> winners = tuning::variant_winners(configs);
     for (std::size_t k = 0; k < configs.size(); ++k) {
@@ -373,8 +415,8 @@ int main(int argc, char** argv) {
       const tuning::SweepSample* heuristic = c.sample(c.heuristic);
       const tuning::SweepSample* one = c.sample(1);
       const std::string variant = std::string(tuning::kernel_variant_name(c.variant)) + (winners[k] ? "*" : "");
-      std::printf("%-16s %2d %-19s %4s %-19s %3d %9lld %5d ", to_string(c.type).c_str(), c.components,
-                  operation_name(c.op), precision_name(c.precision), variant.c_str(), c.points, (long long)c.elements,
+      std::printf("%-16s %2d %-21s %4s %-19s %3d %9lld %5d ", to_string(c.type).c_str(), c.components,
+                  tuning::table_operation_name(c.op, c.fusion).c_str(), precision_name(c.precision), variant.c_str(), c.points, (long long)c.elements,
                   c.max_fitting);
       if (best) std::printf("%5d %10.1f ", best->elements_per_block, best->median_us);
       else std::printf("%5s %10s ", "-", "-");

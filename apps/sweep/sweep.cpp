@@ -27,8 +27,16 @@ const SweepSample* SweepConfig::sample(int elements_per_block) const {
 }
 
 bool SweepConfig::same_configuration(const SweepConfig& o) const {
+  // The dense kernel computes J on the fly: a plan that asked for precomputed factors compares it with the
+  // sum-factorised kernel that reads them.
+  const auto geometry_choice = [](const SweepConfig& c) {
+    return c.variant == KernelVariant::dense && c.fusion == Fusion::on_the_fly ? Fusion::none : c.fusion;
+  };
+  const bool same_fusion = (fusion == Fusion::none) == (o.fusion == Fusion::none) &&
+                           (geometry_choice(*this) == Fusion::none || geometry_choice(o) == Fusion::none ||
+                            fusion == o.fusion);
   return mesh == o.mesh && type == o.type && components == o.components && op == o.op && precision == o.precision &&
-         points == o.points;
+         points == o.points && same_fusion;
 }
 
 std::vector<bool> variant_winners(const std::vector<SweepConfig>& configs) {
@@ -104,7 +112,8 @@ std::string sweep_csv(const SweepContext& x, const std::vector<SweepConfig>& con
     const SweepSample* best = c.best();
     for (const SweepSample& s : c.samples) {
       csv << '"' << c.mesh << "\"," << shape_name(c.type.shape) << ',' << c.type.order << ',' << c.components << ','
-          << operation_name(c.op) << ',' << precision_name(c.precision) << ',' << kernel_variant_name(c.variant) << ','
+          << table_operation_name(c.op, c.fusion) << ',' << precision_name(c.precision) << ','
+          << kernel_variant_name(c.variant) << ','
           << c.points << ',' << c.elements << ','
           << c.nodes << ',' << c.minimal_bytes
           << ',' << c.rotations << ',' << c.max_fitting << ',' << c.heuristic << ',' << s.elements_per_block << ','
@@ -127,7 +136,7 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
   table.major = x.major;
   table.minor = x.minor;
   table.point_set = x.point_set;
-  std::map<std::tuple<int, int, int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
+  std::map<std::tuple<int, int, int, int, int, int, int, int>, std::pair<offset_t, TuningEntry>> chosen;
   for (const SweepConfig& c : configs) {
     const SweepSample* best = c.best();
     if (!best) continue;
@@ -137,12 +146,13 @@ TuningTable sweep_table(const SweepContext& x, const std::vector<SweepConfig>& c
     e.op = c.op;
     e.precision = c.precision;
     e.variant = c.variant;
+    e.fusion = c.fusion;
     e.points = c.points;
     e.elements_per_block = best->elements_per_block;
     // Rounded as written (0.1 us): the table then reads back exactly as it was made.
     e.time_us = std::max(0.1, std::round(best->median_us * 10) / 10);
-    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), c.components, int(c.precision),
-                                     c.variant.index(), c.points);
+    const auto key = std::make_tuple(int(c.type.shape), c.type.order, int(c.op), int(c.fusion), c.components,
+                                     int(c.precision), c.variant.index(), c.points);
     auto it = chosen.find(key);
     if (it == chosen.end() || c.elements > it->second.first) chosen[key] = {c.elements, e};
   }
@@ -194,7 +204,8 @@ std::string sweep_svg(const SweepContext& x, const std::vector<SweepConfig>& con
       // Short operation names: the legend column is 300 px wide.
       static const char* short_names[operation_count] = {"values",   "ref grad",   "phys grad",
                                                           "values^T", "ref grad^T", "phys grad^T"};
-      s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + short_names[int(c.op)] +
+      const std::string operation = c.fusion == Fusion::none ? short_names[int(c.op)] : table_operation_name(c.op, c.fusion);
+      s.label = "p" + std::to_string(c.type.order) + " C=" + std::to_string(c.components) + " " + operation +
                 (c.precision == Precision::fp32 ? " fp32" : "") +
                 (c.variant == KernelVariant::sum_factorised       ? " sumfac"
                  : c.variant == KernelVariant::dense_tensor_cores ? " tensor cores"

@@ -32,6 +32,7 @@ struct SweepConfig {
   Operation op = Operation::values;
   Precision precision = Precision::fp64;
   KernelVariant variant = KernelVariant::dense;
+  Fusion fusion = Fusion::none;  ///< a fused operator (op its transpose) and the geometry it reads (tuning/table.hpp)
   int points = 1;
   offset_t elements = 0, nodes = 0, minimal_bytes = 0;
   int rotations = 0;
@@ -42,7 +43,8 @@ struct SweepConfig {
   /// The fastest fitting sample (nullptr if none was measured).
   const SweepSample* best() const;
   const SweepSample* sample(int elements_per_block) const;
-  /// Same configuration, any variant: (mesh, element, C, operation, precision, points).
+  /// Same configuration, any variant: (mesh, element, C, operation, precision, points), and for a fused
+  /// operator the same geometry, the choice a plan's options make.
   bool same_configuration(const SweepConfig& other) const;
 };
 

@@ -24,9 +24,7 @@ LaunchShape with_variant(LaunchShape shape, KernelVariant variant) {
   return shape;
 }
 
-tuning::TuningKey key_of(const LaunchShape& s, KernelVariant v) {
-  return tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, v};
-}
+tuning::TuningKey key_of(const LaunchShape& s, KernelVariant v) { return tuning_key(s, v); }
 
 /// The configurations where the 64-register cap measured faster than ptxas left free (step 4).
 bool register_cap_measured_faster(const LaunchShape& s) {
@@ -37,6 +35,14 @@ bool register_cap_measured_faster(const LaunchShape& s) {
 
 /// Step 4 of the decision (kernel_variant_choice.hpp).
 KernelVariant default_variant(const LaunchShape& s, const DeviceInfo& device) {
+  if (s.fused) {
+    // Sum-factorised where it applies, but for the diffusion on the fly at p = 1, where the dense kernel's
+    // 8-node J costs less than contracting the coordinates beside the field (2.96 against 1.76 GDoF/s at
+    // hex p1, FP64, H200: docs/performance/nvidia-h200/mesh-operator.md).
+    const bool sum_factorised = variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
+                                (s.precomputed_geometry || s.type.order >= 2);
+    return sum_factorised ? KernelVariant::sum_factorised : KernelVariant::dense;
+  }
   if (variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
       dense_products_per_element(s) >= sum_factorisation_threshold)
     return KernelVariant::sum_factorised;
@@ -79,18 +85,12 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
                                   " requested for " + describe_launch(with_variant(s, *requested)) + ": " + why);
     return *requested;
   }
-  if (s.fused) {  // dense or sum-factorised (tensor point sets); the tables do not time them
-    if (const std::optional<KernelVariant> forced = environment_variant())  // A/B measurements, where it applies
+  // 2. The environment. A fused operator runs the dense or the sum-factorised kernel: a variant that does
+  // not apply to it is passed over without a warning (an A/B run of the forward kernels sets it too).
+  if (s.fused)
+    if (const std::optional<KernelVariant> forced = environment_variant())
       if (variant_applies(with_variant(s, *forced), device)) return *forced;
-    // Sum-factorised where it applies, but for the diffusion on the fly at p = 1, where the dense kernel's
-    // 8-node J costs less than contracting the coordinates beside the field (2.96 against 1.76 GDoF/s at
-    // hex p1, FP64, H200: docs/performance/nvidia-h200/mesh-operator.md).
-    const bool sum_factorised = variant_applies(with_variant(s, KernelVariant::sum_factorised), device) &&
-                                (s.precomputed_geometry || s.type.order >= 2);
-    return sum_factorised ? KernelVariant::sum_factorised : KernelVariant::dense;
-  }
-  // 2. The environment.
-  if (const std::optional<KernelVariant> forced = environment_variant()) {
+  if (const std::optional<KernelVariant> forced = s.fused ? std::nullopt : environment_variant()) {
     std::string why;
     if (variant_applies(with_variant(s, *forced), device, &why)) return *forced;
     tuning::warn_once(std::string("variant ") + tuning::kernel_variant_name(*forced) + " " + describe_launch(s),

@@ -48,9 +48,11 @@
 //      docs/performance/nvidia-h200/register-caps.md). The tensor-core and asynchronous-gather variants
 //      are never the default: only a table that measured them chooses them.
 // The transposes follow the same rule (their adjoint stages do the forward's work in reverse). The fused
-// operators are not in the tables: a request is honoured where it applies, then the environment's variant
-// where it applies, else sum-factorised where it applies (but for the diffusion on the fly at p = 1) and
-// dense elsewhere.
+// operators have entries of their own (tuning/table.hpp's Fusion: the dense kernel's on the fly, the
+// sum-factorised kernel's on the fly or reading precomputed factors, as the plan asks): a request is
+// honoured where it applies, then the environment's variant where it applies (silently passed over
+// where it does not), then the table as in step 3, else the default: sum-factorised where it applies
+// (but for the diffusion on the fly at p = 1), dense elsewhere.
 #pragma once
 
 #include <optional>

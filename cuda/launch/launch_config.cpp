@@ -34,6 +34,14 @@ TensorOperatorKind tensor_operator_kind(const LaunchShape& s) {
                                                : TensorOperatorKind::diffusion_precomputed;
 }
 
+tuning::TuningKey tuning_key(const LaunchShape& s, KernelVariant variant) {
+  const tuning::Fusion fusion = !s.fused ? tuning::Fusion::none
+                                : variant == KernelVariant::sum_factorised && s.precomputed_geometry
+                                    ? tuning::Fusion::precomputed
+                                    : tuning::Fusion::on_the_fly;
+  return tuning::TuningKey{s.type, s.op, s.components, s.points, s.precision, variant, fusion};
+}
+
 std::string describe_launch(const LaunchShape& s) {
   return to_string(s.type) + ", " + operation_name(s.op) +
          (s.fused ? (forward_of(s.op) == Operation::values ? " (fused mass" : " (fused diffusion") +
@@ -99,7 +107,7 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
     tuning::warn_once("foreign " + table->source + " " + device.name,
                       "tuning table " + table->source + " was measured on " + table->device + " (compute capability " +
                           table->compute_capability() + "); using it for " + tuning::describe(id) + " as asked");
-  const tuning::TuningKey key{s.type, s.op, s.components, s.points, s.precision, s.variant};
+  const tuning::TuningKey key = tuning_key(s, s.variant);
   const std::string where = table->source + " " + describe_launch(s);
   int count = 0;
   const tuning::TuningEntry* entry = table->find(key);

@@ -62,6 +62,11 @@ struct LaunchShape {
 /// precomputed geometry.
 TensorOperatorKind tensor_operator_kind(const LaunchShape& shape);
 
+/// The tuning table's key of the launch when `variant` runs it (tuning/table.hpp). A fused operator has
+/// entries of its own, by the geometry that variant reads: the precomputed factors only where the
+/// sum-factorised kernel reads them (the dense kernel computes J whatever the plan precomputed).
+tuning::TuningKey tuning_key(const LaunchShape& shape, KernelVariant variant);
+
 /// "hexahedron p3, reference_gradients, C = 1, Q = 64, fp64, sum_factorised": for messages.
 std::string describe_launch(const LaunchShape& shape);
 

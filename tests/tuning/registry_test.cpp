@@ -572,9 +572,9 @@ TEST_F(Registry, RequestedVariantIsUsedOrRefusedWithTheReason) {
   const VariantEnvironment environment("dense");
   EXPECT_EQ(choose_kernel_variant(tensor_hex3(Operation::values), test_gpu, table.get(), KernelVariant::sum_factorised),
             KernelVariant::sum_factorised);
-  // The fused operators, which no table times: a request where it applies, else the environment's variant
-  // where it applies (here dense), else sum-factorised where it applies (mass: with precomputed geometry;
-  // diffusion on the fly: from p = 2), else dense.
+  // The fused operators, of which this table has no entries: a request where it applies, else the
+  // environment's variant where it applies (here dense), else sum-factorised where it applies (mass: with
+  // precomputed geometry; diffusion on the fly: from p = 2), else dense.
   LaunchShape diffusion = tensor_hex3(Operation::physical_gradients_transpose);
   diffusion.weighted = diffusion.fused = true;
   EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, table.get(), std::nullopt), KernelVariant::dense);
@@ -655,6 +655,61 @@ TEST_F(Registry, TableChoosesTheFastestVariantWhenItMeasuredThemAll) {
             heuristic_elements_per_block(as(tensor_hex3(Operation::values, 3), KernelVariant::sum_factorised), test_gpu));
   ASSERT_EQ(warnings().size(), 1u);
   EXPECT_TRUE(contains(warnings()[0], "C = 3, Q = 64, fp64, sum_factorised")) << warnings()[0];
+}
+
+// The fused operators' own entries (tuning/table.hpp's Fusion) choose their variant and count, by the
+// geometry the plan asked for; the plain transpose's entry, whose kernel they share, is never theirs.
+TEST_F(Registry, FusedOperatorsTakeTheirOwnEntries) {
+  const std::string text =
+      "# feinterp tuning table v3\n"
+      "device: Test GPU 3000\n"
+      "compute_capability: 9.0\n"
+      "points: nodes\n"
+      "hexahedron 3 1 physical_gradients_transpose fp64 sum_factorised 64 7 900\n"
+      "hexahedron 3 1 diffusion fp64 dense 64 1 9000\n"
+      "hexahedron 3 1 diffusion fp64 sum_factorised 64 2 4000\n"
+      "hexahedron 3 1 diffusion_precomputed fp64 sum_factorised 64 3 1500\n"
+      "hexahedron 3 1 mass fp64 dense 64 1 1000\n"
+      "hexahedron 3 1 mass_precomputed fp64 sum_factorised 64 4 1200\n"
+      "hexahedron 1 1 diffusion fp64 dense 8 6 800\n"
+      "hexahedron 1 1 diffusion fp64 sum_factorised 8 5 700\n";
+  const auto table = std::make_shared<const TuningTable>(parse_tuning_table(text, "fused"));
+  LaunchShape diffusion = tensor_hex3(Operation::physical_gradients_transpose);
+  diffusion.weighted = diffusion.fused = true;
+  // On the fly: sum-factorised (4000 us) beats dense (9000 us); each variant's count is its entry's.
+  EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  EXPECT_EQ(choose_elements_per_block(as(diffusion, KernelVariant::sum_factorised), test_gpu, table.get()), 2);
+  EXPECT_EQ(choose_elements_per_block(diffusion, test_gpu, table.get()), 1);
+  // Precomputed: the sum-factorised kernel reading the factors (1500 us) against dense on the fly.
+  diffusion.precomputed_geometry = true;
+  EXPECT_EQ(choose_kernel_variant(diffusion, test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  EXPECT_EQ(choose_elements_per_block(as(diffusion, KernelVariant::sum_factorised), test_gpu, table.get()), 3);
+  // The mass operator: dense on the fly (1000 us) measured faster than the precomputed sum-factorised
+  // kernel (1200 us): the table overrides the default.
+  LaunchShape mass = tensor_hex3(Operation::values_transpose);
+  mass.weighted = mass.fused = mass.precomputed_geometry = true;
+  EXPECT_EQ(choose_kernel_variant(mass, test_gpu, nullptr, std::nullopt), KernelVariant::sum_factorised);
+  EXPECT_EQ(choose_kernel_variant(mass, test_gpu, table.get(), std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(choose_elements_per_block(as(mass, KernelVariant::sum_factorised), test_gpu, table.get()), 4);
+  // At p = 1 on the fly the default is dense; the table measured sum-factorised faster.
+  LaunchShape hex1 = diffusion;
+  hex1.precomputed_geometry = false;
+  hex1.type = {Shape::hexahedron, 1};
+  hex1.points_per_direction = 2;
+  hex1.points = 8;
+  EXPECT_EQ(choose_kernel_variant(hex1, test_gpu, nullptr, std::nullopt), KernelVariant::dense);
+  EXPECT_EQ(choose_kernel_variant(hex1, test_gpu, table.get(), std::nullopt), KernelVariant::sum_factorised);
+  // The plain weighted transpose keeps its own entry.
+  LaunchShape transpose = as(tensor_hex3(Operation::physical_gradients_transpose), KernelVariant::sum_factorised);
+  transpose.weighted = true;
+  EXPECT_EQ(choose_elements_per_block(transpose, test_gpu, table.get()), 7);
+  EXPECT_TRUE(warnings().empty());
+  // A fused configuration without entries: the heuristic, with a warning that names the fused operator.
+  LaunchShape fp32 = as(diffusion, KernelVariant::sum_factorised);
+  fp32.precision = Precision::fp32;
+  EXPECT_EQ(choose_elements_per_block(fp32, test_gpu, table.get()), heuristic_elements_per_block(fp32, test_gpu));
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "fused diffusion, precomputed geometry")) << warnings()[0];
 }
 
 namespace {

@@ -423,6 +423,79 @@ TEST(TuningTable, Version3HasAVariantColumn) {
       << e.what();
 }
 
+// The fused operators' entries (Fusion): their own operation words, apart from the plain transposes whose
+// kernels they run, at the rule's Q even in a nodes table, read back as written; the variants that cannot
+// run them are refused with what was expected.
+TEST(TuningTable, FusedOperatorsHaveEntriesOfTheirOwn) {
+  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
+  const TuningTable t = parse_tuning_table(v3_header +
+                                               "hexahedron 3 1 physical_gradients_transpose fp64 sum_factorised 64 7 900\n"
+                                               "hexahedron 3 1 diffusion fp64 dense 64 1 9000\n"
+                                               "hexahedron 3 1 diffusion fp64 sum_factorised 64 2 4000\n"
+                                               "hexahedron 3 1 diffusion_precomputed fp64 sum_factorised 64 5 1500\n"
+                                               "hexahedron 3 1 mass_precomputed fp32 sum_factorised 64 4 700\n"
+                                               "tetrahedron 2 3 mass fp64 dense 14 3 300\n",
+                                           "fused.txt");
+  ASSERT_EQ(t.entries.size(), 6u);
+  TuningKey key{{Shape::hexahedron, 3}, Operation::physical_gradients_transpose, 1, 64, Precision::fp64,
+                KernelVariant::sum_factorised};
+  ASSERT_NE(t.find(key), nullptr);
+  EXPECT_EQ(t.find(key)->elements_per_block, 7);
+  key.fusion = Fusion::on_the_fly;
+  ASSERT_NE(t.find(key), nullptr);
+  EXPECT_EQ(t.find(key)->elements_per_block, 2);
+  key.fusion = Fusion::precomputed;
+  ASSERT_NE(t.find(key), nullptr);
+  EXPECT_EQ(t.find(key)->elements_per_block, 5);
+  key.variant = KernelVariant::dense;
+  EXPECT_EQ(t.find(key), nullptr);
+  key.fusion = Fusion::on_the_fly;
+  ASSERT_NE(t.find(key), nullptr);
+  EXPECT_EQ(t.find(key)->time_us, 9000);
+  // The tetrahedron's degree-4 rule (Q = 14) in a nodes table, and nearest() stays within its fusion.
+  const TuningKey tet{{Shape::tetrahedron, 2}, Operation::values_transpose, 3, 10, Precision::fp64, KernelVariant::dense,
+                      Fusion::on_the_fly};
+  ASSERT_NE(t.nearest(tet), nullptr);
+  EXPECT_EQ(t.nearest(tet)->points, 14);
+  TuningKey plain = tet;
+  plain.fusion = Fusion::none;
+  EXPECT_EQ(t.nearest(plain), nullptr);
+  EXPECT_EQ(parse_tuning_table(format_tuning_table(t), "again").entries.size(), 6u);
+  EXPECT_NE(format_tuning_table(t).find("diffusion_precomputed"), std::string::npos);
+  for (Operation op : {Operation::values_transpose, Operation::physical_gradients_transpose})
+    for (Fusion fusion : {Fusion::none, Fusion::on_the_fly, Fusion::precomputed})
+      EXPECT_EQ(parse_table_operation(table_operation_name(op, fusion)), std::make_pair(op, fusion));
+  EXPECT_THROW(table_operation_name(Operation::values, Fusion::on_the_fly), std::invalid_argument);
+
+  struct Case {
+    std::string line, expected;
+  };
+  const std::vector<Case> cases = {
+      {"hexahedron 2 1 mass fp64 sum_factorised 27 1 2\n",
+       "variant sum_factorised for mass; expected dense (the sum-factorised mass reads precomputed factors: its entry "
+       "is mass_precomputed)"},
+      {"hexahedron 2 1 diffusion_precomputed fp64 dense 27 1 2\n",
+       "variant dense for diffusion_precomputed; expected sum_factorised (the dense kernel computes J at every call: "
+       "its entry is diffusion)"},
+      {"hexahedron 2 1 mass fp64 dense_tensor_cores 27 1 2\n",
+       "variant dense_tensor_cores for the fused operator mass; expected dense or sum_factorised"},
+      {"hexahedron 2 1 stiffness fp64 dense 27 1 2\n",
+       "operation 'stiffness'; expected values, reference_gradients, physical_gradients or one of them followed by "
+       "_transpose; or mass, diffusion, mass_precomputed or diffusion_precomputed"},
+      {"tetrahedron 2 1 values_transpose fp64 dense 14 1 2\n", "expected its 10 nodes"},
+  };
+  for (const Case& c : cases) {
+    const TuningTableError e = error_of(v3_header + c.line);
+    EXPECT_EQ(e.line(), 5) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what() << "\n  expected: " << c.expected;
+  }
+  const TuningTableError duplicate = error_of(v3_header + "hexahedron 1 1 diffusion fp64 dense 8 4 2\n" +
+                                              "hexahedron 1 1 diffusion fp64 dense 8 8 3\n");
+  EXPECT_NE(std::string(duplicate.what()).find("duplicate entry for hexahedron p1, C = 1, diffusion, fp64, dense, Q = 8"),
+            std::string::npos)
+      << duplicate.what();
+}
+
 // The variants' names (tuning/kernel_variant.hpp): each parses back to itself, the command-line aliases
 // parse too, anything else is refused with the list, and the three that run the packed dense kernel say so.
 TEST(KernelVariantNames, ParseBackWithTheirAliasesAndRefuseTheRest) {
