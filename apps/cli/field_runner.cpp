@@ -51,7 +51,7 @@ FieldRunner::FieldRunner(const Device& device, const std::vector<double>& coordi
 
 void FieldRunner::set_block(const BlockView& block, const PointSet& points) {
   const auto start = std::chrono::steady_clock::now();
-  plan_.reset();
+  operator_.reset();
   const std::size_t entries = std::size_t(block.element_count) * std::size_t(nodes_per_element(block.type));
   connectivity_ = std::make_unique<ExecutorArray<node_index>>(device_, entries);
   connectivity_->copy_from(block.connectivity, entries);
@@ -60,16 +60,28 @@ void FieldRunner::set_block(const BlockView& block, const PointSet& points) {
   InterpolatorOptions options;
   options.executor = device_;
   options.threads = threads_;
-  plan_ = std::make_unique<feinterp::Interpolator<double>>(on_executor, node_count_, points, coordinates_.data(), options);
+  operator_ = std::make_unique<MeshOperator<double>>(std::vector<OperatorBlock>{{on_executor, points}}, node_count_,
+                                                     coordinates_.data(), options);
+  transfer_s_ += seconds_since(start);
+}
+
+void FieldRunner::points(std::vector<double>& out) {
+  auto start = std::chrono::steady_clock::now();
+  ExecutorArray<double> device_points(device_, operator_->output_size(Operation::values, 3));
+  transfer_s_ += seconds_since(start);
+  operator_->point_coordinates({device_points.data(), device_points.size()});
+  operator_->check();
+  start = std::chrono::steady_clock::now();
+  out = device_points.to_vector();
   transfer_s_ += seconds_since(start);
 }
 
 double FieldRunner::run(Operation op, std::vector<double>& out, std::vector<double>* detj, int repeats) {
   repeats = std::max(repeats, 0);
-  const std::size_t size = plan_->output_size(op, components_);
+  const std::size_t size = operator_->output_size(op, components_);
   const bool physical = op == Operation::physical_gradients;
   auto start = std::chrono::steady_clock::now();
-  ExecutorArray<double> device_out(device_, size), device_detj(device_, physical && detj ? plan_->detj_size() : 0);
+  ExecutorArray<double> device_out(device_, size), device_detj(device_, physical && detj ? operator_->detj_size() : 0);
   transfer_s_ += seconds_since(start);
   const FieldView u{field_.data(), field_.size(), components_};
   const OutputView o{device_out.data(), device_out.size()}, dj{device_detj.data(), device_detj.size()};
@@ -77,8 +89,8 @@ double FieldRunner::run(Operation op, std::vector<double>& out, std::vector<doub
   const int first_timed = repeats > 0 ? 1 : 0;  // with repeats, call 0 is the untimed warm-up
   for (int r = 0; r <= repeats; ++r) {
     const auto call = std::chrono::steady_clock::now();
-    plan_->apply(op, u, o, dj);
-    plan_->check();
+    operator_->interpolate(op, u, o, dj);
+    operator_->check();
     if (r >= first_timed) best = std::min(best, seconds_since(call));
   }
   start = std::chrono::steady_clock::now();

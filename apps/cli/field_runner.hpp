@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The command's interpolation runner: one nodal field (and the node coordinates) on the executor the
-// command was given, interpolated block by block through the front door (interpolator/), host arrays in
-// and out. The rest of apps/ never sees which executor computes.
+// command was given, interpolated chunk by chunk through the front door's mesh-level operator
+// (interpolator/mesh_operator.hpp), host arrays in and out; the points' physical coordinates are
+// computed where the field is. The rest of apps/ never sees which executor computes.
 //
 // Times are kept apart: transfer (copies to and from the executor, synchronous, wall clock) and compute
 // (the wall clock of apply and check; on the GPU it includes the launch itself, a few microseconds). A
@@ -18,6 +19,7 @@
 #include <feinterp/fem/block.hpp>
 #include <feinterp/fem/point_set.hpp>
 #include <feinterp/interpolator/interpolator.hpp>
+#include <feinterp/interpolator/mesh_operator.hpp>
 
 namespace feinterp::app {
 
@@ -44,8 +46,11 @@ class FieldRunner {
   /// plans' InterpolatorOptions::threads.
   FieldRunner(const Device& device, const std::vector<double>& coordinates, FieldView field, int threads = 0);
 
-  /// The block and point set the next runs use (copies the connectivity, builds the plan).
+  /// The block and point set the next runs use (copies the connectivity, builds the operator).
   void set_block(const BlockView& block, const PointSet& points);
+
+  /// The physical coordinates of the current block's points, x[point*3 + k] (resized), untimed.
+  void points(std::vector<double>& out);
 
   /// Computes `op` on the current block into `out` (resized), and det J into `detj` for physical
   /// gradients if not null. `repeats` 0: once, returning that call's seconds; else one warm-up call and
@@ -64,7 +69,7 @@ class FieldRunner {
   double transfer_s_ = 0;
   ExecutorArray<double> coordinates_, field_;
   std::unique_ptr<ExecutorArray<node_index>> connectivity_;
-  std::unique_ptr<feinterp::Interpolator<double>> plan_;
+  std::unique_ptr<MeshOperator<double>> operator_;
 };
 
 }  // namespace feinterp::app

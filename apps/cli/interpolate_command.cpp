@@ -4,8 +4,9 @@
 // nodes; values, reference gradients and physical gradients (all three unless some are chosen),
 // summarised as min/max per column, optionally written as Gmsh views, VTU, NPY (--output) and CSV (--csv).
 // Block by block and, within a block, in chunks of elements (outputs of ~64 MB, or --chunk-elements):
-// each chunk is computed, summarised, handed to the writers (feinterp::io, which stream it to their
-// files) and freed, so that memory does not grow with the results.
+// each chunk is computed by a MeshOperator on the executor (field_runner.hpp: the operations and, for the
+// writers, the points' coordinates), summarised, handed to the writers (feinterp::io, which stream it to
+// their files) and freed, so that memory does not grow with the results.
 // --renumber rcm|hilbert computes on a renumbered mesh and reports in the file's order (original_order.hpp).
 #include <CLI/CLI.hpp>
 
@@ -395,15 +396,8 @@ int run_interpolate(const InterpolateOptions& o) {
               times.kernel += seconds;
             }
           if (!writers.empty()) {  // where the points are, and the field there for the .msh output's NodeData
-            const feinterp::Interpolator<double> plan(part.view, mesh.node_count(), r.points, nullptr, {Executor::cpu(), o.threads});
-            c.physical_points.resize(count * Q * 3);
-            plan.apply(Operation::values, {mesh.coordinates.data(), mesh.coordinates.size(), 3},
-                       {c.physical_points.data(), c.physical_points.size()});
-            if (msh_output && !compute[0]) {
-              c.field_values.resize(count * Q * std::size_t(C));
-              plan.apply(Operation::values, {field.values.data(), field.values.size(), C},
-                         {c.field_values.data(), c.field_values.size()});
-            }
+            interpolator.points(c.physical_points);
+            if (msh_output && !compute[0]) interpolator.run(Operation::values, c.field_values);  // untimed
           }
         }
         require_finite_results(block, b, part.tags, count, c);
