@@ -4,14 +4,16 @@
 // depend on nothing but the library and the machine.
 //
 //   feinterp-cpu-bench [--case tet:1] [--case hex:2] [--elements 1000000] [--runs 7] [--threads 0]
-//                      [--points quadrature|nodes] [--csv FILE]
+//                      [--points quadrature|nodes] [--triad-mib M] [--csv FILE]
 //
 // Blocks: the library's structured box (fem/structured_box.hpp) of about --elements elements, any of
 // the 15 types: the unit interval, square or cube in n cells per side (2 triangles or 6 Kuhn tetrahedra
 // per cell), nodes on the lattice of step 1/(n P), numbered x fastest and shared between neighbours,
 // each element's nodes its reference nodes in Gmsh's order. Points: the quadrature rule of degree 2p
 // (default) or the element's nodes. Each measurement: one warm-up run, then the median of --runs runs.
-// GB/s counts the minimal traffic of traffic.hpp, not what the caches actually move.
+// GB/s counts the minimal traffic of traffic.hpp, not what the caches actually move; "triad" is that
+// rate over STREAM's triad bandwidth measured first in the same run with the same threads
+// (triad_bandwidth.hpp; --triad-mib sets its arrays' size, 0 skips it).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -30,6 +32,7 @@
 #include <feinterp/core/traffic.hpp>
 
 #include <feinterp/apps/common/build_info.hpp>
+#include <feinterp/apps/cpu-bench/triad_bandwidth.hpp>
 
 using namespace feinterp;
 
@@ -39,7 +42,7 @@ struct Row {
   std::string type, operation, points;
   int components, Q;
   offset_t elements;
-  double seconds, elements_per_second, gigabytes_per_second;
+  double seconds, elements_per_second, gigabytes_per_second, share_of_triad;
 };
 
 template <class F>
@@ -72,6 +75,7 @@ static int run(int argc, char** argv) {
   std::vector<ElementType> cases;
   offset_t target = 1000000;
   int runs = 7, threads = 0;
+  long long triad_mib = -1;  // -1: default_triad_bytes()
   std::string points_kind = "quadrature", csv;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -95,12 +99,15 @@ static int run(int argc, char** argv) {
       points_kind = next();
       if (points_kind != "quadrature" && points_kind != "nodes")
         throw std::invalid_argument("--points expects quadrature or nodes, got " + points_kind);
+    } else if (arg == "--triad-mib") {
+      triad_mib = parse_int(arg, next());
+      if (triad_mib < 0) throw std::invalid_argument("--triad-mib " + std::to_string(triad_mib) + ": expected 0 (no triad) or more");
     } else if (arg == "--csv") {
       csv = next();
     } else {
       std::fprintf(stderr,
                    "usage: feinterp-cpu-bench [--case tet:1] [--case hex:2] [--elements N] [--runs R] "
-                   "[--threads T] [--points quadrature|nodes] [--csv FILE]\n");
+                   "[--threads T] [--points quadrature|nodes] [--triad-mib M] [--csv FILE]\n");
       return arg == "--help" ? 0 : 2;
     }
   }
@@ -109,9 +116,15 @@ static int run(int argc, char** argv) {
   // The count the plans use (0: FEINTERP_NUM_THREADS, OMP_NUM_THREADS, the CPUs available); throws for a
   // bad one before any mesh is built.
   std::printf("%s (fewer on blocks under 1024 elements per thread)\n", describe_executor(Executor::cpu(), threads).c_str());
+  app::TriadBandwidth triad;
+  if (triad_mib != 0) {
+    triad = app::triad_bandwidth(threads, triad_mib < 0 ? app::default_triad_bytes() : std::size_t(triad_mib) << 20);
+    std::printf("triad bandwidth %.2f GB/s (3 arrays of %zu MiB, %d threads, the best of 10 runs)\n",
+                triad.gigabytes_per_second, triad.bytes_per_array >> 20, triad.threads);
+  }
   std::vector<Row> rows;
-  std::printf("%-16s %-20s %2s %3s %9s %10s %12s %8s\n", "element", "operation", "C", "Q", "elements", "ms",
-              "elements/s", "GB/s");
+  std::printf("%-16s %-20s %2s %3s %9s %10s %12s %8s %6s\n", "element", "operation", "C", "Q", "elements", "ms",
+              "elements/s", "GB/s", "triad");
   for (ElementType type : cases) {
     const StructuredBox mesh = structured_box(type, structured_box_cells(type, target));
     const PointSet points = points_kind == "nodes" ? element_nodes(type) : quadrature_rule(type.shape, 2 * type.order);
@@ -133,11 +146,13 @@ static int run(int argc, char** argv) {
         const OutputView o{out.data(), out.size()};
         const double seconds = median_seconds(runs, [&] { plan.apply(op, u, o, {detj.data(), detj.size()}); });
         const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count(), Q, C, D, S));
+        const double rate = bytes / seconds / 1e9;
         Row row{to_string(type), operation_name(op), points.name, C, Q, block.element_count, seconds,
-                double(block.element_count) / seconds, bytes / seconds / 1e9};
-        std::printf("%-16s %-20s %2d %3d %9lld %10.2f %12.4g %8.2f\n", row.type.c_str(), row.operation.c_str(), C, Q,
-                    static_cast<long long>(row.elements), seconds * 1e3, row.elements_per_second,
-                    row.gigabytes_per_second);
+                double(block.element_count) / seconds, rate,
+                triad.gigabytes_per_second > 0 ? rate / triad.gigabytes_per_second : 0.0};
+        std::printf("%-16s %-20s %2d %3d %9lld %10.2f %12.4g %8.2f %5.0f%%\n", row.type.c_str(), row.operation.c_str(), C,
+                    Q, static_cast<long long>(row.elements), seconds * 1e3, row.elements_per_second,
+                    row.gigabytes_per_second, 100 * row.share_of_triad);
         std::fflush(stdout);
         rows.push_back(row);
       }
@@ -149,10 +164,12 @@ static int run(int argc, char** argv) {
       std::fprintf(stderr, "cannot write %s\n", csv.c_str());
       return 1;
     }
-    file << "element,operation,points,components,Q,elements,seconds,elements_per_second,GB_per_second\n";
+    file << "element,operation,points,components,Q,elements,seconds,elements_per_second,GB_per_second,triad_GB_per_second,"
+            "share_of_triad\n";
     for (const Row& r : rows)
       file << r.type << ',' << r.operation << ",\"" << r.points << "\"," << r.components << ',' << r.Q << ','
-           << r.elements << ',' << r.seconds << ',' << r.elements_per_second << ',' << r.gigabytes_per_second << '\n';
+           << r.elements << ',' << r.seconds << ',' << r.elements_per_second << ',' << r.gigabytes_per_second << ','
+           << triad.gigabytes_per_second << ',' << r.share_of_triad << '\n';
   }
   return 0;
 }
