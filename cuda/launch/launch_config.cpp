@@ -107,8 +107,15 @@ int choose_elements_per_block(const LaunchShape& s, const DeviceInfo& device, co
     tuning::warn_once("foreign " + table->source + " " + device.name,
                       "tuning table " + table->source + " was measured on " + table->device + " (compute capability " +
                           table->compute_capability() + "); using it for " + tuning::describe(id) + " as asked");
-  const tuning::TuningKey key = tuning_key(s, s.variant);
+  tuning::TuningKey key = tuning_key(s, s.variant);
   const std::string where = table->source + " " + describe_launch(s);
+  if (key.fusion != tuning::Fusion::none && !table->nearest(key)) {
+    // A table swept before the fused operators had entries: the weighted transpose's, whose kernel the
+    // fused operator runs with more work in it.
+    key.fusion = tuning::Fusion::none;
+    tuning::warn_once("unfused " + where, "tuning table " + table->source + " has no fused-operator entry for " +
+                                              describe_launch(s) + "; using the transpose's entries");
+  }
   int count = 0;
   const tuning::TuningEntry* entry = table->find(key);
   if (entry) {

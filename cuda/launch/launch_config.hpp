@@ -12,6 +12,9 @@
 //     scaled to keep the block's thread count: count * threads(Q_entry) / threads(Q), rounded, at least
 //     1 (the sweep's best block size is mostly a threads-per-block optimum: the GV100 p1 triangle curve
 //     flattens from 8 elements = 24 threads up), with a one-time warning;
+//   - a fused operator of a table that has no entry of its (element, operation, fusion, C, precision,
+//     variant) at any Q: the same from the transpose's entries, whose kernel it runs (a table swept before
+//     the fused operators had entries of their own), with a one-time warning;
 //   - else the heuristic (the smallest count that fills whole warps), with a one-time warning;
 //   - a count that does not fit the device (shared memory, threads) also falls back to the heuristic,
 //     with a one-time warning.

@@ -672,7 +672,8 @@ TEST_F(Registry, FusedOperatorsTakeTheirOwnEntries) {
       "hexahedron 3 1 mass fp64 dense 64 1 1000\n"
       "hexahedron 3 1 mass_precomputed fp64 sum_factorised 64 4 1200\n"
       "hexahedron 1 1 diffusion fp64 dense 8 6 800\n"
-      "hexahedron 1 1 diffusion fp64 sum_factorised 8 5 700\n";
+      "hexahedron 1 1 diffusion fp64 sum_factorised 8 5 700\n"
+      "hexahedron 3 1 values_transpose fp32 sum_factorised 64 2 800\n";
   const auto table = std::make_shared<const TuningTable>(parse_tuning_table(text, "fused"));
   LaunchShape diffusion = tensor_hex3(Operation::physical_gradients_transpose);
   diffusion.weighted = diffusion.fused = true;
@@ -704,12 +705,20 @@ TEST_F(Registry, FusedOperatorsTakeTheirOwnEntries) {
   transpose.weighted = true;
   EXPECT_EQ(choose_elements_per_block(transpose, test_gpu, table.get()), 7);
   EXPECT_TRUE(warnings().empty());
-  // A fused configuration without entries: the heuristic, with a warning that names the fused operator.
+  // A fused configuration without entries of its own: the transpose's, whose kernel it runs (a table
+  // swept before the fused operators had entries), with a warning; without those either, the heuristic.
+  LaunchShape mass32 = as(mass, KernelVariant::sum_factorised);
+  mass32.precision = Precision::fp32;
+  EXPECT_EQ(choose_elements_per_block(mass32, test_gpu, table.get()), 2);
+  ASSERT_EQ(warnings().size(), 1u);
+  EXPECT_TRUE(contains(warnings()[0], "no fused-operator entry for hexahedron p3, values_transpose (fused mass, "
+                                      "precomputed geometry)"))
+      << warnings()[0];
   LaunchShape fp32 = as(diffusion, KernelVariant::sum_factorised);
   fp32.precision = Precision::fp32;
   EXPECT_EQ(choose_elements_per_block(fp32, test_gpu, table.get()), heuristic_elements_per_block(fp32, test_gpu));
-  ASSERT_EQ(warnings().size(), 1u);
-  EXPECT_TRUE(contains(warnings()[0], "fused diffusion, precomputed geometry")) << warnings()[0];
+  ASSERT_EQ(warnings().size(), 3u);
+  EXPECT_TRUE(contains(warnings()[2], "fused diffusion, precomputed geometry")) << warnings()[2];
 }
 
 namespace {
