@@ -40,7 +40,7 @@ floor_of() {
     io/*) echo "9 io" ;;
     apps/*) echo "10 apps" ;;
     python/*) echo "10 python" ;;
-    tests/* | examples/* | fuzz/*) echo "11 top" ;;
+    tests/* | examples/* | fuzz/* | docs/performance/peers/*) echo "11 top" ;;  # peers: other libraries' benchmarks
     *) echo "" ;;
   esac
 }
