@@ -31,6 +31,9 @@ const std::string sample = header +
                            "hexahedron 3 3 physical_gradients 64 2 12034.5   # trailing comment\n"
                            "tri 2 2 values 6 16 51\n";
 
+/// The headers of a version-3 table measured at the nodes; its first entry is line 5.
+const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
+
 /// The error of parsing `text`: its line and message (fails the test if it parses).
 TuningTableError error_of(const std::string& text) {
   try {
@@ -40,6 +43,19 @@ TuningTableError error_of(const std::string& text) {
   }
   ADD_FAILURE() << "parsed without error:\n" << text;
   return TuningTableError("", 0, "");
+}
+
+/// A refused entry line: `header` (4 lines) then `line`, refused on line 5 with a message containing `expected`.
+struct RefusedLine {
+  std::string line, expected;
+};
+
+void expect_refused(const std::string& header, const std::vector<RefusedLine>& cases) {
+  for (const RefusedLine& c : cases) {
+    const TuningTableError e = error_of(header + c.line);
+    EXPECT_EQ(e.line(), 5) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what() << "\n  expected: " << c.expected;
+  }
 }
 
 bool same(const TuningEntry& a, const TuningEntry& b) {
@@ -222,7 +238,6 @@ TEST(TuningTable, LoadNamesTheFile) {
 // escaped (core/printable_text.hpp), so that a crafted table cannot drive the terminal that prints them.
 TEST(TuningTable, ErrorsQuoteTheFileEscaped) {
   const std::string variant = "dense\x1b]0;owned\x07\xff";
-  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
   const TuningTableError e = error_of(v3_header + "triangle 1 1 values fp64 " + variant + " 3 32 43.9\n");
   const std::string what = e.what();
   EXPECT_NE(what.find("variant 'dense\\x1b]0;owned\\x07\\xff'"), std::string::npos) << what;
@@ -314,7 +329,6 @@ TEST(TuningTable, Version2HasAPrecisionColumn) {
 // lookups (exact and nearest) never cross variants, a version-2 table's entries are dense, format writes
 // version 3, and each variant is refused where it cannot exist.
 TEST(TuningTable, Version3HasAVariantColumn) {
-  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
   const TuningTable t = parse_tuning_table(v3_header +
                                                "hexahedron 3 1 reference_gradients fp64 dense 64 1 3831\n"
                                                "hexahedron 3 1 reference_gradients fp64 sum_factorised 64 8 1200.5\n"
@@ -380,11 +394,7 @@ TEST(TuningTable, Version3HasAVariantColumn) {
   ASSERT_EQ(v2_again.entries.size(), 1u);
   EXPECT_TRUE(same(v2_again.entries[0], v2.entries[0]));
 
-  struct Case {
-    std::string line;
-    std::string expected;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedLine> cases = {
       {"hexahedron 3 1 values fp64 64 1 2\n", "8 fields; expected 9"},  // a version-2 line in a version-3 table
       {"hexahedron 3 1 values fp64 tensor 64 1 2\n",
        "variant 'tensor'; expected dense, sum_factorised, dense_tensor_cores, dense_async_gather or dense_64_registers"},
@@ -409,11 +419,7 @@ TEST(TuningTable, Version3HasAVariantColumn) {
       {"triangle 1 1 physical_gradients fp64 dense_64_registers 3 1 2\n", "dense_64_registers for physical_gradients of triangle p1"},
       {"hexahedron 1 1 physical_gradients_transpose fp64 dense_64_registers 8 1 2\n", "dense_64_registers for physical_gradients_transpose"},
   };
-  for (const Case& c : cases) {
-    const TuningTableError e = error_of(v3_header + c.line);
-    EXPECT_EQ(e.line(), 5) << e.what();
-    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what() << "\n  expected: " << c.expected;
-  }
+  expect_refused(v3_header, cases);
   // One entry per variant: the same variant twice is a duplicate, naming it.
   const TuningTableError e = error_of(v3_header + "hexahedron 1 1 values fp64 sum_factorised 8 4 2\n" +
                                       "hexahedron 1 1 values fp64 sum_factorised 8 8 3\n");
@@ -427,7 +433,6 @@ TEST(TuningTable, Version3HasAVariantColumn) {
 // kernels they run, at the rule's Q even in a nodes table, read back as written; the variants that cannot
 // run them are refused with what was expected.
 TEST(TuningTable, FusedOperatorsHaveEntriesOfTheirOwn) {
-  const std::string v3_header = "# feinterp tuning table v3\ndevice: A\ncompute_capability: 9.0\npoints: nodes\n";
   const TuningTable t = parse_tuning_table(v3_header +
                                                "hexahedron 3 1 physical_gradients_transpose fp64 sum_factorised 64 7 900\n"
                                                "hexahedron 3 1 diffusion fp64 dense 64 1 9000\n"
@@ -467,10 +472,7 @@ TEST(TuningTable, FusedOperatorsHaveEntriesOfTheirOwn) {
       EXPECT_EQ(parse_table_operation(table_operation_name(op, fusion)), std::make_pair(op, fusion));
   EXPECT_THROW(table_operation_name(Operation::values, Fusion::on_the_fly), std::invalid_argument);
 
-  struct Case {
-    std::string line, expected;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedLine> cases = {
       {"hexahedron 2 1 mass fp64 sum_factorised 27 1 2\n",
        "variant sum_factorised for mass; expected dense (the sum-factorised mass reads precomputed factors: its entry "
        "is mass_precomputed)"},
@@ -484,11 +486,7 @@ TEST(TuningTable, FusedOperatorsHaveEntriesOfTheirOwn) {
        "_transpose; or mass, diffusion, mass_precomputed or diffusion_precomputed"},
       {"tetrahedron 2 1 values_transpose fp64 dense 14 1 2\n", "expected its 10 nodes"},
   };
-  for (const Case& c : cases) {
-    const TuningTableError e = error_of(v3_header + c.line);
-    EXPECT_EQ(e.line(), 5) << e.what();
-    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what() << "\n  expected: " << c.expected;
-  }
+  expect_refused(v3_header, cases);
   const TuningTableError duplicate = error_of(v3_header + "hexahedron 1 1 diffusion fp64 dense 8 4 2\n" +
                                               "hexahedron 1 1 diffusion fp64 dense 8 8 3\n");
   EXPECT_NE(std::string(duplicate.what()).find("duplicate entry for hexahedron p1, C = 1, diffusion, fp64, dense, Q = 8"),
