@@ -121,7 +121,7 @@ std::vector<Swept> swept_operations(const tuning::Selection& selection) {
   std::vector<Swept> swept;
   for (Operation op : selection.operations) swept.push_back({op, std::nullopt});
   for (FusedOperator op : selection.fused_operators)
-    swept.push_back({op == FusedOperator::mass ? Operation::values_transpose : Operation::physical_gradients_transpose, op});
+    swept.push_back({transpose_of(forward_of(op)), op});
   return swept;
 }
 
@@ -291,17 +291,17 @@ int main(int argc, char** argv) {
           total_units += generation_seconds(type, elements);
         }
         for (int C : selection.component_counts(type))
-          for (const Swept& swept : swept_operations(selection))
-            for (Precision precision : selection.precisions) {
-              const PointSet points = swept_points(selection, type, swept);
-              const int Q = points.size(), Q1 = points_per_direction(type, points);
+          for (const Swept& swept : swept_operations(selection)) {
+            const PointSet points = swept_points(selection, type, swept);
+            const int Q = points.size(), Q1 = points_per_direction(type, points);
+            for (Precision precision : selection.precisions)
               for (const cuda::LaunchShape& shape : variant_shapes(type, swept, Q, Q1, C, S, precision, device)) {
                 const Plan p = plan(shape, device, selection.quick);
                 total_units += case_seconds(shape, elements, offset_t(nodes), p.counts.size(), warmup + repeats);
                 total_counts += p.counts.size();
                 ++total_configs;
               }
-            }
+          }
       }
     std::fprintf(stderr, "%s (sm_%d%d, %.0f KiB shared memory per block): %zu configurations, %zu counts, %d + %d launches each\n",
                  device.name.c_str(), device.major, device.minor, double(device.shared_per_block_optin) / 1024,
@@ -331,10 +331,10 @@ int main(int argc, char** argv) {
         if (!block) throw std::runtime_error("the mesh of " + source.label + " has no " + to_string(type) + " block");
         const int S = space_dimension(block->view());
         for (int C : selection.component_counts(type))
-          for (const Swept& swept : swept_operations(selection))
-            for (Precision precision : selection.precisions) {
+          for (const Swept& swept : swept_operations(selection)) {
             const PointSet points = swept_points(selection, type, swept);
             const int Q = points.size(), Q1 = points_per_direction(type, points);
+            for (Precision precision : selection.precisions) {
             // One upload per configuration, shared by its variants (made at the first variant that fits).
             std::unique_ptr<tuning::BenchmarkCase> bench;
             for (const cuda::LaunchShape& shape : variant_shapes(type, swept, Q, Q1, C, S, precision, device)) {
@@ -396,6 +396,7 @@ int main(int argc, char** argv) {
                           best->median_us, p.heuristic);
             progress.step_done(done, what + summary);
             configs.push_back(std::move(config));
+            }
             }
           }
       }

@@ -24,8 +24,6 @@ LaunchShape with_variant(LaunchShape shape, KernelVariant variant) {
   return shape;
 }
 
-tuning::TuningKey key_of(const LaunchShape& s, KernelVariant v) { return tuning_key(s, v); }
-
 /// The configurations where the 64-register cap measured faster than ptxas left free (step 4).
 bool register_cap_measured_faster(const LaunchShape& s) {
   const bool listed = (s.type.shape == Shape::tetrahedron && s.type.order == 2) ||
@@ -87,33 +85,32 @@ KernelVariant choose_kernel_variant(const LaunchShape& s, const DeviceInfo& devi
   }
   // 2. The environment. A fused operator runs the dense or the sum-factorised kernel: a variant that does
   // not apply to it is passed over without a warning (an A/B run of the forward kernels sets it too).
-  if (s.fused)
-    if (const std::optional<KernelVariant> forced = environment_variant())
-      if (variant_applies(with_variant(s, *forced), device)) return *forced;
-  if (const std::optional<KernelVariant> forced = s.fused ? std::nullopt : environment_variant()) {
+  if (const std::optional<KernelVariant> forced = environment_variant()) {
     std::string why;
     if (variant_applies(with_variant(s, *forced), device, &why)) return *forced;
-    tuning::warn_once(std::string("variant ") + tuning::kernel_variant_name(*forced) + " " + describe_launch(s),
-                      std::string(kernel_variant_environment_variable) + "=" + tuning::kernel_variant_name(*forced) +
-                          " does not apply to " + describe_launch(s) + " (" + why + "): the dense kernel runs it");
-    return KernelVariant::dense;
+    if (!s.fused) {
+      tuning::warn_once(std::string("variant ") + tuning::kernel_variant_name(*forced) + " " + describe_launch(s),
+                        std::string(kernel_variant_environment_variable) + "=" + tuning::kernel_variant_name(*forced) +
+                            " does not apply to " + describe_launch(s) + " (" + why + "): the dense kernel runs it");
+      return KernelVariant::dense;
+    }
   }
   // 3. The table, when it measured the default's variant: at this Q, else at the Q nearest to it that it
   // measured that variant at. The variants are compared at that one Q, where the sweep timed them side by
   // side; another Q's winner stands in for this one's, as its elements_per_block does (launch_config.cpp).
   const KernelVariant fallback = default_variant(s, device);
-  const tuning::TuningEntry* measured = table ? table->nearest(key_of(s, fallback)) : nullptr;
+  const tuning::TuningEntry* measured = table ? table->nearest(tuning_key(s, fallback)) : nullptr;
   // The dense kernel ptxas left free and held to 64 registers are one kernel to the table: an entry of
   // either says that the sweep timed it.
   if (table && !measured && (fallback == KernelVariant::dense || fallback == KernelVariant::dense_64_registers))
     measured = table->nearest(
-        key_of(s, fallback == KernelVariant::dense ? KernelVariant::dense_64_registers : KernelVariant::dense));
+        tuning_key(s, fallback == KernelVariant::dense ? KernelVariant::dense_64_registers : KernelVariant::dense));
   if (measured) {
     LaunchShape at_measured = s;
     at_measured.points = measured->points;
     const tuning::TuningEntry* fastest = nullptr;
     for (KernelVariant v : applicable_variants(s, device)) {
-      const tuning::TuningEntry* entry = table->find(key_of(at_measured, v));
+      const tuning::TuningEntry* entry = table->find(tuning_key(at_measured, v));
       if (entry && (!fastest || entry->time_us < fastest->time_us)) fastest = entry;
     }
     if (measured->points != s.points && fastest->variant != fallback)
