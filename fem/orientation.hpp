@@ -44,14 +44,19 @@ enum OrientationBit : unsigned {
   orientation_off_plane = 8u,  ///< s = 2 and a node has z != 0 (set by the gather, not by det J)
 };
 
+/// The bounds orientation_of applies, for the kernels that test many points at once.
+namespace orientation_limits {
+inline constexpr double largest = 1.7976931348623157e308;    ///< DBL_MAX: NaN and infinities fail the tests
+inline constexpr double smallest = 2.2250738585072014e-308;  ///< DBL_MIN, the smallest normal double
+inline constexpr double rounding = 64 * 2.220446049250313e-16;  ///< 64 eps: the smallest shape quality
+}  // namespace orientation_limits
+
 /// The bit of a point whose Jacobian has determinant (or measure) `detj` and shape quality `quality`
 /// (geometry.hpp's shape_quality). A det J below the smallest normal double is singular too, whatever
 /// the shape: its inverse overflows (a triangle scaled by 1e-160 has det J ~ 1e-320, and K = J^-T
 /// infinite gradients).
 FEINTERP_HD unsigned orientation_of(double detj, double quality) {
-  constexpr double largest = 1.7976931348623157e308;  // DBL_MAX: NaN and infinities fail the test below
-  constexpr double smallest = 2.2250738585072014e-308;  // DBL_MIN, the smallest normal double
-  constexpr double rounding = 64 * 2.220446049250313e-16;  // 64 eps
+  using namespace orientation_limits;
   if (!(detj <= largest && detj >= -largest) || !(detj >= smallest || detj <= -smallest) || !(quality > rounding))
     return orientation_singular;
   return detj > 0.0 ? orientation_positive : orientation_negative;
