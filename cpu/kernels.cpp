@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's computation: Plan<Real> (plan.hpp) built once, apply(op, ...) with one switch.
 //
-// Two implementations of the per-element work, both with the node count and dimension as compile-time
-// constants (dispatched with visit):
+// Two implementations of the dense per-element work, both with the node count and dimension as
+// compile-time constants (dispatched with visit):
 //
-//   loops: per element, gather the C x N nodal values into registers/L1 and run unrolled loops over
-//          points, nodes, components and directions (components also compile-time for C <= 3);
-//   gemm:  per chunk of elements, gather U (N x C*chunk) and do one Eigen product with the
-//          (Q*W x N) table, then scatter to the layout (for C = 1 the product's column-major result
-//          *is* the layout and goes straight to the output).
+//   batched: batch_lanes elements side by side, one per SIMD lane (batched_kernels.hpp);
+//   product: per chunk of elements, gather U (N x C*chunk) and do one Eigen product with the
+//            (Q*W x N) table, then scatter to the layout (for C = 1 the product's column-major result
+//            *is* the layout and goes straight to the output).
 //
 // Field values are combined in the plan's precision Real; the geometry (J, det J, its inverse) in double.
-//
-// FEINTERP_CPU_KERNEL selects at compile time: 0 loops everywhere, 1 gemm everywhere, 2 (default)
-// the faster of the two per operation, as measured with feinterp-cpu-bench (numbers at use_gemm).
+// The variant dense takes the faster of the two for the call's sizes (dense_product_faster);
+// dense_batched and dense_product name one (kernel_variant.hpp).
 //
 // Quadrilaterals and hexahedra at a tensor-product point set may run sum factorisation instead
 // (sum_factorised_kernels.hpp), as kernel_variant.hpp decides per operation and C.
@@ -29,38 +27,20 @@
 #include <feinterp/fem/arguments.hpp>
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
+#include <feinterp/cpu/batched_kernels.hpp>
+#include <feinterp/cpu/dense_call.hpp>
 #include <feinterp/cpu/plan.hpp>
 #include <feinterp/cpu/sum_factorised_kernels.hpp>
 #include <feinterp/cpu/threads.hpp>
-
-#ifndef FEINTERP_CPU_KERNEL
-#define FEINTERP_CPU_KERNEL 2
-#endif
 
 namespace feinterp::backends::cpu {
 
 namespace {
 
-// Everything one call needs, checked.
-template <class Real>
-struct Problem {
-  Operation op;
-  const BlockView* block;  // for messages (tags)
-  const node_index* connectivity;
-  offset_t elements;
-  int nodes, points, dimension, space_dimension, components;
-  const Real* u;
-  const Real* coordinates;  // physical gradients only
-  Real* out;
-  Real* detj;  // may be null
-  const Tabulation* table;
-  const Real* table_matrix;  // the (Q*W x N) column-major table in Real: values or gradients
-};
-
 // The physical gradients of one point from its reference gradients `reference` (C rows of D) and the
 // Jacobian J (S x D): out (C rows of S), det J into p.detj, and the point's orientation recorded.
 template <int S, int D, class Real>
-void physical_point(const Problem<Real>& p, offset_t e, int q, const double (&J)[S][D], const Real* reference, Real* out,
+void physical_point(const DenseCall<Real>& p, offset_t e, int q, const double (&J)[S][D], const Real* reference, Real* out,
                     OrientationRecord& record) {
   const double det = jacobian_determinant(J);
   record.add(q, det, orientation_of(det, shape_quality(J, det)));
@@ -75,70 +55,12 @@ void physical_point(const Problem<Real>& p, offset_t e, int q, const double (&J)
   }
 }
 
-// CC: the number of components as a compile-time constant, or 0 for a run-time p.components. S: the
-// space dimension (used by physical gradients only).
-template <class Element, int CC, int S, class Real>
-void run_loops(const Problem<Real>& p, offset_t begin, offset_t end) {
-  constexpr int N = Element::nodes_per_element;
-  constexpr int D = Element::dimension;
-  constexpr int CMAX = CC ? CC : max_components;
-  const int C = CC ? CC : p.components;
-  const int Q = p.points;
-  const double* values = p.table->values.data();
-  const double* gradients = p.table->gradients.data();
-  const bool physical = p.op == Operation::physical_gradients;
-  Real ue[N * CMAX];
-  double xe[N * S];
-  const ValuesLayout values_layout{p.elements, Q, C};
-  const GradientsLayout gradients_layout{p.elements, Q, C, physical ? S : D};
-  for (offset_t e = begin; e < end; ++e) {
-    const node_index* nodes = p.connectivity + e * N;
-    for (int n = 0; n < N; ++n) {
-      const Real* src = p.u + offset_t(nodes[n]) * C;
-      for (int c = 0; c < C; ++c) ue[n * C + c] = src[c];
-    }
-    if (p.op == Operation::values) {
-      Real* o = p.out + values_layout(e, 0, 0);
-      for (int q = 0; q < Q; ++q) {
-        const double* t = values + q * N;
-        Real acc[CMAX] = {};
-        for (int n = 0; n < N; ++n)
-          for (int c = 0; c < C; ++c) acc[c] += Real(t[n]) * ue[n * C + c];
-        for (int c = 0; c < C; ++c) o[values_layout(0, q, c)] = acc[c];
-      }
-      continue;
-    }
-    if (physical)
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < S; ++k) xe[n * S + k] = double(p.coordinates[offset_t(nodes[n]) * 3 + k]);
-    OrientationRecord record;
-    Real* o = p.out + gradients_layout(e, 0, 0, 0);
-    for (int q = 0; q < Q; ++q) {
-      const double* g = gradients + q * N * D;
-      Real acc[CMAX][D] = {};
-      for (int n = 0; n < N; ++n)
-        for (int c = 0; c < C; ++c)
-          for (int d = 0; d < D; ++d) acc[c][d] += ue[n * C + c] * Real(g[n * D + d]);
-      Real* oq = o + gradients_layout(0, q, 0, 0);
-      if (!physical) {
-        for (int c = 0; c < C; ++c)
-          for (int d = 0; d < D; ++d) oq[c * D + d] = acc[c][d];
-        continue;
-      }
-      double J[S][D];
-      jacobian<S, D, N>(xe, S, g, J);
-      physical_point<S, D>(p, e, q, J, &acc[0][0], oq, record);
-    }
-    if (physical) check_orientation(*p.block, e, record, D < S);
-  }
-}
-
 // Elements per product: the result block (Q*W rows, K*chunk columns) is kept near 8K values (64 KiB in
 // double, inside L2) so that the scatter reads it from cache. A multiple of 8 that depends only on the
 // sizes, never on the thread count, so every element sits at the same place in the same product
 // whatever the number of threads and the results are bitwise identical.
 template <class Real>
-offset_t gemm_chunk(const Problem<Real>& p) {
+offset_t gemm_chunk(const DenseCall<Real>& p) {
   const int columns = p.components + (p.op == Operation::physical_gradients ? p.space_dimension : 0);
   const int rows = p.points * (p.op == Operation::values ? 1 : p.dimension) * columns;
   const offset_t chunk = std::max<offset_t>(8, 8192 / std::max(rows, 1));
@@ -146,7 +68,7 @@ offset_t gemm_chunk(const Problem<Real>& p) {
 }
 
 template <class Element, int S, class Real>
-void run_gemm(const Problem<Real>& p, offset_t begin, offset_t end) {
+void run_gemm(const DenseCall<Real>& p, offset_t begin, offset_t end) {
   constexpr int N = Element::nodes_per_element;
   constexpr int D = Element::dimension;
   using Matrix = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic>;
@@ -156,7 +78,7 @@ void run_gemm(const Problem<Real>& p, offset_t begin, offset_t end) {
   // so that the same product yields the Jacobian J[k][d] = sum_n x_k(n) dN_n/dxi_d (the formula of
   // geometry.hpp's jacobian()). Computing J per point with jacobian() instead cost 2.0x the time of
   // the whole call on hex p2 (27 nodes * 9 multiply-adds per point, not vectorised). (Float plans take
-  // the loops for physical gradients, whose geometry is in double: use_gemm.)
+  // the batched loops for physical gradients, whose geometry is in double: kernel_variant.cpp.)
   const int K = C + (physical ? S : 0);
   const int Q = p.points;
   const int W = p.op == Operation::values ? 1 : D;  // table rows per point
@@ -225,81 +147,67 @@ void run_gemm(const Problem<Real>& p, offset_t begin, offset_t end) {
   }
 }
 
-// Which is faster depends on the work per element, N * Q. Medians of 5 runs, 2 threads, structured
-// blocks of feinterp-cpu-bench, degree-2p quadrature, 16-core Xeon (SSE2 build; the 2-core
-// development VM was too loaded to time reliably), ms, loops / gemm, in double:
+// Which is faster depends on the work per element, N * Q, and on C. feinterp-cpu-bench, 300k elements,
+// degree-2p Gauss rules, FP64, 2 threads, -march=native on the 2-core development VM (an AVX-512 EPYC,
+// shared: runs wander by up to 1.2x), each variant forced with FEINTERP_CPU_KERNEL_VARIANT, ms batched /
+// product (docs/performance/cpu/simd-across-elements.md):
 //
-//                          N*Q   values C=1   C=3       ref. grad C=1  C=3        phys. grad C=1  C=3
-//   tet p1 (1M, Q = 4)      16    9.7 / 23.8   20 / 39    24 / 27       44 / 73      80 / 124    121 / 164
-//   hex p1 (300k, Q = 8)    64     10 / 10     14 / 27    25 / 27       60 / 54      76 / 69     139 / 103
-//   tet p2 (300k, Q = 14)  140     13 / 20     30 / 37    38 / 34      121 / 112    155 / 94     264 / 215
-//   tet p3 (300k, Q = 24)  480     38 / 39    108 / 109  141 / 97      383 / 252    574 / 376    865 / 623
-//   hex p2 (1M, Q = 27)    729    216 / 198   446 / 459  606 / 419    1812 / 1213  2346 / 1290  3998 / 2369
-//   hex p3 (300k, Q = 64) 4096    363 / 185  1244 / 558 1165 / 505    4075 / 1364  4736 / 1732  7264 / 3736
+//                          N*Q   values C=1    C=d          ref. grad C=1  C=d          phys. grad C=1  C=d
+//   tet p1 (Q = 4)          16   0.71 / 2.29   1.59 / 5.58  1.29 / 2.90    6.23 / 7.00  4.46 / 16.8     11.0 / 31.0
+//   tri p2 (Q = 6)          36   1.04 / 3.82   1.85 / 5.09  1.41 / 3.00    3.19 / 8.15  4.12 / 22.8     6.35 / 23.3
+//   hex p1 (Q = 8)          64   1.53 / 2.66   4.02 / 6.32  3.34 / 4.35    15.7 / 13.2  10.6 / 30.7     26.8 / 39.8
+//   quad p2 (Q = 9)         81   1.77 / 3.34   2.98 / 6.76  2.86 / 4.69    4.67 / 9.80  7.25 / 23.9     9.36 / 27.0
+//   tet p2 (Q = 14)        140   3.83 / 4.52   14.8 / 12.8  7.81 / 7.86    30.6 / 27.8  33.8 / 58.5     51.1 / 78.6
+//   tet p3 (Q = 24)        480   7.47 / 10.2   20.5 / 25.7  16.1 / 19.2    51.8 / 52.3  52.5 / 109      95.9 / 153
+//   hex p2 (Q = 27)        729   10.9 / 12.8   26.1 / 31.0  21.9 / 20.9    82.0 / 67.6  72.2 / 136      146 / 190
+//   hex p3 (Q = 64)       4096   77.5 / 39.4   128 / 109    119 / 83.4     257 / 263    386 / 445       509 / 639
 //
-// Loops win on small elements, where a product of 4 x 4 blocks costs more in Eigen's packing than it
-// computes; the product wins on gradients from N*Q = 64 (it also yields J for physical gradients) and
-// on values only at N*Q = 4096 (on values, loops need C*Q*N and the product the same flops plus a
-// scatter).
-// Float physical gradients always take the loops: their Jacobian is accumulated in double there, as on
-// the GPU, while the product would form it in float.
+// The batched loops win nearly everywhere: a product of small blocks costs more in Eigen's packing than
+// it computes, and physical gradients run their geometry on whole registers. The product wins where its
+// blocks are large: values and reference gradients from N*Q = 2000, and reference gradients of C >= 3
+// fields from N*Q = 64, where its C columns share each table row.
 template <class Real>
-bool use_gemm(const Problem<Real>& p) {
-  if (std::is_same_v<Real, float> && p.op == Operation::physical_gradients) return false;
-  if (FEINTERP_CPU_KERNEL != 2) return FEINTERP_CPU_KERNEL == 1;
+bool dense_product_faster(const DenseCall<Real>& p) {
   const int work = p.nodes * p.points;
-  return p.op == Operation::values ? work >= 2000 : work >= 64;
+  switch (p.op) {
+    case Operation::values: return work >= 2000;
+    case Operation::reference_gradients: return work >= 2000 || (p.components >= 3 && work >= 64);
+    default: return false;
+  }
 }
 
-// Calls f(std::integral_constant<int, S>) with the problem's space dimension as a constant: only
-// physical gradients read it, the other operations always take the default, so that they are
-// instantiated once.
-template <int D, class Real, class F>
-void with_space_dimension(const Problem<Real>& p, F&& f) {
-  const int S = p.op == Operation::physical_gradients ? p.space_dimension : (D == 3 ? 3 : 2);
-  if constexpr (D <= 2)
-    if (S == 2) return f(std::integral_constant<int, 2>{});
-  f(std::integral_constant<int, 3>{});
-}
-
+// `variant`: dense (the rule above), dense_batched or dense_product.
 template <class Real>
-void run(const Problem<Real>& p, int requested_threads) {
+void run(const DenseCall<Real>& p, KernelVariant variant, int requested_threads) {
   if (p.elements == 0 || p.points == 0) return;
   const int threads = thread_count(requested_threads, p.elements);
+  const bool product = variant == KernelVariant::dense_product || (variant == KernelVariant::dense && dense_product_faster(p));
+  if (!product) {
+    // Each element's results depend on its own data only: any split gives the same bits.
+    parallel_for(p.elements, threads, batch_lanes, [&](offset_t begin, offset_t end) { run_batched(p, begin, end); });
+    return;
+  }
   visit(p.table->type, [&](auto element) {
     using Element = decltype(element);
     with_space_dimension<Element::dimension>(p, [&](auto s) {
       constexpr int S = decltype(s)::value;
-      if (use_gemm(p)) {
-        parallel_for(p.elements, threads, gemm_chunk(p),
-                     [&](offset_t begin, offset_t end) { run_gemm<Element, S>(p, begin, end); });
-      } else {
-        auto loops = [&](auto cc) {
-          parallel_for(p.elements, threads, 1, [&](offset_t begin, offset_t end) {
-            run_loops<Element, decltype(cc)::value, S>(p, begin, end);
-          });
-        };
-        switch (p.components) {
-          case 1: return loops(std::integral_constant<int, 1>{});
-          case 2: return loops(std::integral_constant<int, 2>{});
-          case 3: return loops(std::integral_constant<int, 3>{});
-          default: return loops(std::integral_constant<int, 0>{});
-        }
-      }
+      parallel_for(p.elements, threads, gemm_chunk(p),
+                   [&](offset_t begin, offset_t end) { run_gemm<Element, S>(p, begin, end); });
     });
   });
 }
 
-// The table as a (Q*W x N) column-major matrix in Real: row q*W + w, column n.
+// The values (W = 1) or the gradients (W = D: a line's gradients have one row per point too) as a
+// (Q*W x N) column-major matrix in Real: row q*W + w, column n.
 template <class Real>
-std::vector<Real> table_matrix(const Tabulation& t, int W) {
-  const int Q = t.points, N = t.nodes, D = t.dimension;
+std::vector<Real> table_matrix(const Tabulation& t, bool gradients) {
+  const int Q = t.points, N = t.nodes, D = t.dimension, W = gradients ? D : 1;
   std::vector<Real> m(std::size_t(Q) * W * N);
   for (int q = 0; q < Q; ++q)
     for (int n = 0; n < N; ++n)
       for (int w = 0; w < W; ++w)
         m[std::size_t(n) * Q * W + std::size_t(q) * W + w] =
-            Real(W == 1 ? t.values[std::size_t(q) * N + n] : t.gradients[(std::size_t(q) * N + n) * D + w]);
+            Real(gradients ? t.gradients[(std::size_t(q) * N + n) * D + w] : t.values[std::size_t(q) * N + n]);
   return m;
 }
 
@@ -342,8 +250,8 @@ Plan<Real>::Plan(const BlockView& block, offset_t node_count, const PointSet& po
     : block_(block),
       node_count_(node_count),
       table_(tabulate(block.type, points)),
-      values_(table_matrix<Real>(table_, 1)),
-      gradients_(table_matrix<Real>(table_, dimension(block.type.shape))),
+      values_(table_matrix<Real>(table_, false)),
+      gradients_(table_matrix<Real>(table_, true)),
       weights_(points.weights),
       coordinates_(coordinates),
       space_dimension_(feinterp::space_dimension(block)),
@@ -366,6 +274,7 @@ KernelVariant Plan<Real>::variant(Operation op, int components) const {
       tensor_ && sum_factorised_compiled(tensor_->dimension, tensor_->nodes_per_direction, tensor_->points_per_direction);
   configuration.op = op;
   configuration.components = components;
+  configuration.single_precision = std::is_same_v<Real, float>;
   return choose_cpu_kernel_variant(configuration, options_.variant);
 }
 
@@ -374,7 +283,7 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
   check_interpolation_arguments(
       "apply", interpolation_arguments(op, block_.type, block_.element_count, space_dimension_, table_.type,
                                        table_.points, node_count_, u, out, detj, coordinates_));
-  const Problem<Real> p{op,
+  const DenseCall<Real> p{op,
                         &block_,
                         block_.connectivity,
                         block_.element_count,
@@ -389,7 +298,8 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
                         op == Operation::physical_gradients ? detj.data : nullptr,
                         &table_,
                         op == Operation::values ? values_.data() : gradients_.data()};
-  if (variant(op, u.components) == KernelVariant::sum_factorised) {
+  const KernelVariant kernel = variant(op, u.components);
+  if (kernel == KernelVariant::sum_factorised) {
     const SumFactorisedCall<Real> call{op,
                                        &block_,
                                        block_.element_count,
@@ -409,7 +319,7 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
                  [&](offset_t begin, offset_t end) { run_sum_factorised(call, begin, end); });
     return;
   }
-  run(p, options_.threads);
+  run(p, kernel, options_.threads);
 }
 
 template class Plan<double>;

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What one forward call of the dense CPU kernels needs, checked by the plan (kernels.cpp): shared by the
+// element-batched kernels (batched_kernels.hpp) and the Eigen product (kernels.cpp).
+#pragma once
+
+#include <type_traits>
+
+#include <feinterp/core/config.hpp>
+#include <feinterp/core/operation.hpp>
+#include <feinterp/fem/block.hpp>
+#include <feinterp/fem/tabulation.hpp>
+
+namespace feinterp::backends::cpu {
+
+template <class Real>
+struct DenseCall {
+  Operation op;
+  const BlockView* block;  // for messages (tags)
+  const node_index* connectivity;
+  offset_t elements;
+  int nodes, points, dimension, space_dimension, components;
+  const Real* u;
+  const Real* coordinates;  // physical gradients only
+  Real* out;
+  Real* detj;  // may be null
+  const Tabulation* table;
+  const Real* table_matrix;  // the (Q*W x N) column-major table in Real: values or gradients
+};
+
+/// Calls f(std::integral_constant<int, S>) with the call's space dimension as a constant: only physical
+/// gradients read it, the other operations always take the default, so that they are instantiated once.
+template <int D, class Real, class F>
+void with_space_dimension(const DenseCall<Real>& call, F&& f) {
+  const int S = call.op == Operation::physical_gradients ? call.space_dimension : (D == 3 ? 3 : 2);
+  if constexpr (D <= 2)
+    if (S == 2) return f(std::integral_constant<int, 2>{});
+  f(std::integral_constant<int, 3>{});
+}
+
+}  // namespace feinterp::backends::cpu
