@@ -9,7 +9,7 @@
 #
 #   feinterp_build_info   INTERFACE target: the generated header's folder, and the dependency on the
 #                         revision; apps/common/build_info.cpp is the one file that includes it.
-#   FEINTERP_BUILD_OPTIONS  "cuda=ON (80-real;90), mesh=ON, apps=ON, shared=OFF, Release, GNU 12.2.0"
+#   FEINTERP_BUILD_OPTIONS  "cuda=ON (80-real;90), cpu=-march=native, mesh=ON, apps=ON, shared=OFF, Release, GNU 12.2.0"
 set(_feinterp_generated ${PROJECT_BINARY_DIR}/generated)
 file(MAKE_DIRECTORY ${_feinterp_generated})
 add_custom_target(feinterp_revision
@@ -27,4 +27,4 @@ if(FEINTERP_CUDA)
   string(REPLACE ";" "," _feinterp_architectures "${CMAKE_CUDA_ARCHITECTURES}")
   string(APPEND _feinterp_cuda_option " (CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${_feinterp_architectures}, static runtime)")
 endif()
-set(FEINTERP_BUILD_OPTIONS "${_feinterp_cuda_option}, mesh=${FEINTERP_MESH}, apps=${FEINTERP_APPS}, shared=${BUILD_SHARED_LIBS}, ${CMAKE_BUILD_TYPE}, ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+set(FEINTERP_BUILD_OPTIONS "${_feinterp_cuda_option}, cpu=${FEINTERP_CPU_ARCH_REASON}, mesh=${FEINTERP_MESH}, apps=${FEINTERP_APPS}, shared=${BUILD_SHARED_LIBS}, ${CMAKE_BUILD_TYPE}, ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
