@@ -122,9 +122,14 @@ struct BenchmarkCase::RunnerOf : BenchmarkCase::Runner {
     return plan(sets.front(), l).launch_config(spec.op, spec.components, spec.transpose.weighted);
   }
 
-  // Every copy's plan for this choice, and its launch decision, made before anything is timed.
+  // Every copy's plan for this choice, and its launch decision, made before anything is timed; for a
+  // fused operator one call per copy too, which computes the precomputed factors that plan keeps: their
+  // allocation waits for the stream, and a held batch would wait for it in turn.
   void prepare(const CaseLaunch& l) override {
-    for (Set& set : sets) plan(set, l).launch_config(spec.op, spec.components, spec.transpose.weighted);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      plan(sets[i], l).launch_config(spec.op, spec.components, spec.transpose.weighted);
+      if (spec.fused) launch(int(i), l);
+    }
   }
 };
 
