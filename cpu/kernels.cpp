@@ -166,9 +166,16 @@ void run_gemm(const DenseCall<Real>& p, offset_t begin, offset_t end) {
 // it computes, and physical gradients run their geometry on whole registers. The product wins where its
 // blocks are large: values and reference gradients from N*Q = 2000, and reference gradients of C >= 3
 // fields from N*Q = 64, where its C columns share each table row.
+//
+// Built without AVX (FEINTERP_CPU_ARCH=portable: two lanes of SSE2), 1M elements, ms before (the
+// per-element loops and the product) / batched: tet p2 reference gradients 40 / 33, physical 245 / 211,
+// but hex p2 152 / 247 and 785 / 956, where the product took them: it does from N*Q = 400 there.
 template <class Real>
 bool dense_product_faster(const DenseCall<Real>& p) {
   const int work = p.nodes * p.points;
+#if !defined(__AVX2__)
+  if (work >= 400 && !(std::is_same_v<Real, float> && p.op == Operation::physical_gradients)) return true;
+#endif
   switch (p.op) {
     case Operation::values: return work >= 2000;
     case Operation::reference_gradients: return work >= 2000 || (p.components >= 3 && work >= 64);
