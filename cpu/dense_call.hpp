@@ -5,24 +5,15 @@
 
 #include <type_traits>
 
-#include <feinterp/core/config.hpp>
-#include <feinterp/core/operation.hpp>
-#include <feinterp/fem/block.hpp>
 #include <feinterp/fem/tabulation.hpp>
+#include <feinterp/cpu/forward_call.hpp>
 
 namespace feinterp::backends::cpu {
 
 template <class Real>
-struct DenseCall {
-  Operation op;
-  const BlockView* block;  // for messages (tags)
+struct DenseCall : ForwardCall<Real> {
   const node_index* connectivity;
-  offset_t elements;
-  int nodes, points, dimension, space_dimension, components;
-  const Real* u;
-  const Real* coordinates;  // physical gradients only
-  Real* out;
-  Real* detj;  // may be null
+  int nodes, points, dimension;
   const Tabulation* table;
   const Real* table_matrix;  // the (Q*W x N) column-major table in Real: values or gradients
 };

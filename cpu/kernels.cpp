@@ -290,36 +290,14 @@ void Plan<Real>::apply(Operation op, BasicFieldView<Real> u, BasicOutputView<Rea
   check_interpolation_arguments(
       "apply", interpolation_arguments(op, block_.type, block_.element_count, space_dimension_, table_.type,
                                        table_.points, node_count_, u, out, detj, coordinates_));
-  const DenseCall<Real> p{op,
-                        &block_,
-                        block_.connectivity,
-                        block_.element_count,
-                        table_.nodes,
-                        table_.points,
-                        table_.dimension,
-                        space_dimension_,
-                        u.components,
-                        u.data,
-                        coordinates_,
-                        out.data,
-                        op == Operation::physical_gradients ? detj.data : nullptr,
-                        &table_,
-                        op == Operation::values ? values_.data() : gradients_.data()};
+  const ForwardCall<Real> forward{op,     &block_,      block_.element_count, space_dimension_, u.components,
+                                  u.data, coordinates_, out.data,
+                                  op == Operation::physical_gradients ? detj.data : nullptr};
+  const DenseCall<Real> p{forward, block_.connectivity, table_.nodes, table_.points, table_.dimension, &table_,
+                          op == Operation::values ? values_.data() : gradients_.data()};
   const KernelVariant kernel = variant(op, u.components);
   if (kernel == KernelVariant::sum_factorised) {
-    const SumFactorisedCall<Real> call{op,
-                                       &block_,
-                                       block_.element_count,
-                                       space_dimension_,
-                                       u.components,
-                                       u.data,
-                                       coordinates_,
-                                       out.data,
-                                       p.detj,
-                                       &*tensor_,
-                                       tensor_B_.data(),
-                                       tensor_G_.data(),
-                                       lattice_of_point_.data()};
+    const SumFactorisedCall<Real> call{forward, &*tensor_, tensor_B_.data(), tensor_G_.data(), lattice_of_point_.data()};
     if (p.elements == 0 || p.points == 0) return;
     // Each element's results depend on its own data only: any split gives the same bits.
     parallel_for(p.elements, thread_count(options_.threads, p.elements), 1,

@@ -7,23 +7,14 @@
 // which.
 #pragma once
 
-#include <feinterp/core/operation.hpp>
-#include <feinterp/fem/block.hpp>
 #include <feinterp/fem/tensor_structure.hpp>
+#include <feinterp/cpu/forward_call.hpp>
 
 namespace feinterp::backends::cpu {
 
-/// Everything one forward call needs, checked by the plan.
+/// What a sum-factorised call reads besides the forward call's arrays.
 template <class Real>
-struct SumFactorisedCall {
-  Operation op;
-  const BlockView* block;  // for messages (tags)
-  offset_t elements;
-  int space_dimension, components;
-  const Real* u;
-  const Real* coordinates;  // physical gradients only
-  Real* out;
-  Real* detj;  // may be null
+struct SumFactorisedCall : ForwardCall<Real> {
   const TensorStructure* tensor;
   const Real* B;                  // Q1 x P1, the structure's values_1d in Real
   const Real* G;                  // Q1 x P1, its derivatives_1d
