@@ -130,7 +130,9 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
           for (int k = 0; k < S; ++k)
             for (int d = 0; d < D; ++d) J[k][d] = 0.0;
           const double* g = shape_gradients + offset_t(q) * N * D;
-#pragma GCC unroll 64
+          // k and d unrolled whole keep J in registers; n by 4 only: whole, this file took 85 s to compile
+          // instead of 49, for no speed.
+#pragma GCC unroll 4
           for (int n = 0; n < N; ++n)
 #pragma GCC unroll 3
             for (int k = 0; k < S; ++k)
