@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element-batched dense kernels (batched_kernels.hpp), on std::experimental::simd (the Parallelism
-// TS 2, in GCC's libstdc++): one fixed_size_simd of batch_lanes elements per quantity, which the compiler
-// maps onto whatever registers the target has (four SSE2, two AVX2 or one AVX-512 register of doubles).
-// Per batch: the gather into ue[node][component] (and the coordinates into xe[node][k] for physical
+// The element-batched dense kernels (batched_kernels.hpp), one element per SIMD lane (lanes.hpp). Per
+// batch: the gather into ue[node][component] (and the coordinates into xe[node][k] for physical
 // gradients), then per point the products with the tabulation, the table entry broadcast to every lane,
 // and the store of every lane's results into its element's rows. Field values are combined in the plan's
 // precision Real, the geometry (J, det J, its inverse) in double, with fem/geometry.hpp's formulas, so the
 // results equal the Eigen product's to rounding.
 #include <algorithm>
-#include <experimental/simd>
 
 #include <feinterp/core/layout.hpp>
 #include <feinterp/core/limits.hpp>
@@ -16,50 +13,14 @@
 #include <feinterp/fem/geometry.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cpu/batched_kernels.hpp>
+#include <feinterp/cpu/lanes.hpp>
 
 namespace feinterp::backends::cpu {
 
 namespace {
 
-namespace stdx = std::experimental;
-
-// Lanes per batch: one register of doubles (2 with SSE2, 4 with AVX2, 8 with AVX-512). Wider batches
-// spill: with 8 lanes in SSE2 registers, J alone takes 36 of the 16 and physical gradients ran 1.3x slower.
-constexpr int L = int(stdx::native_simd<double>::size());
+constexpr int L = lanes;
 static_assert(batch_lanes % L == 0, "a thread's range holds whole batches");
-
-template <class T>
-using Lanes = stdx::fixed_size_simd<T, L>;
-
-// One quantity of every lane, staged in memory for the gather and the store.
-template <class T>
-struct alignas(64) LaneArray {
-  T lane[L];
-  Lanes<T> load() const { return Lanes<T>(lane, stdx::element_aligned); }
-  void store(const Lanes<T>& v) { v.copy_to(lane, stdx::element_aligned); }
-};
-
-// shape_quality (fem/geometry.hpp) on every lane: |det J| over the product of J's column lengths.
-template <int S, int D>
-Lanes<double> shape_quality_lanes(const Lanes<double> (&J)[S][D], const Lanes<double>& det) {
-  Lanes<double> quality = stdx::abs(det);
-  for (int d = 0; d < D; ++d) {
-    Lanes<double> length2 = 0.0;
-    for (int k = 0; k < S; ++k) length2 += J[k][d] * J[k][d];
-    quality /= stdx::sqrt(length2);
-  }
-  return quality;
-}
-
-// orientation_positive (or _negative) when orientation_of gives it on every lane, else 0: the common
-// case, in which the points leave every record as it is once each record holds that bit alone.
-inline unsigned uniform_orientation(const Lanes<double>& det, const Lanes<double>& quality) {
-  using namespace orientation_limits;
-  const auto shaped = quality > rounding;
-  if (stdx::all_of(shaped && det >= smallest && det <= largest)) return orientation_positive;
-  if (stdx::all_of(shaped && det <= -smallest && det >= -largest)) return orientation_negative;
-  return 0;
-}
 
 // CC: the number of components as a compile-time constant, or 0 for call.components. S: the space
 // dimension (read by physical gradients only).
@@ -80,7 +41,7 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
   V ue[N][CMAX];
   VD xe[N][S];
   LaneArray<Real> result[CMAX * 3];
-  LaneArray<double> det_staged, quality_staged;
+  LaneArray<double> det_staged;
   Real* element_out[L];
   const node_index* element_nodes[L];
   for (offset_t first = begin; first < end; first += L) {
@@ -99,8 +60,7 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
       for (int n = 0; n < N; ++n)
         for (int k = 0; k < S; ++k)
           xe[n][k] = VD([&](auto l) { return double(p.coordinates[offset_t(element_nodes[l][n]) * 3 + k]); });
-    OrientationRecord record[L];
-    unsigned batch_orientation = 0;  // the bits every lane's record holds, when they are one and the same
+    LaneOrientations orientations;
     for (int q = 0; q < Q; ++q) {
       if (p.op == Operation::values) {
         V acc[CMAX];
@@ -140,8 +100,6 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
               for (int d = 0; d < D; ++d) J[k][d] += xe[n][k] * g[n * D + d];
           const VD det = jacobian_determinant(J);
           const VD quality = shape_quality_lanes(J, det);
-          det_staged.store(det);
-          quality_staged.store(quality);
           VD K[S][D];
           inverse_transpose(J, det, K);  // meaningless where det is 0; the element is then refused
           for (int c = 0; c < C; ++c) {
@@ -150,18 +108,13 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
             physical_gradient<S, D>(K, gradient, physical_gradient_lanes);
             for (int k = 0; k < S; ++k) result[c * S + k].store(stdx::static_simd_cast<V>(physical_gradient_lanes[k]));
           }
-          const unsigned bit = uniform_orientation(det, quality);
-          if (bit == 0 || bit != batch_orientation) {
-            batch_orientation = orientation_positive | orientation_negative;  // the first lane's below
-            for (int l = 0; l < m; ++l) {
-              const double d = det_staged.lane[l];
-              record[l].add(q, d, orientation_of(d, quality_staged.lane[l]));
-              if (record[l].bits != record[0].bits) batch_orientation = 0;
-            }
-            batch_orientation = batch_orientation ? record[0].bits : 0u;
-          }
-          if (p.detj)
+          // Checked once the results are stored: ahead of them, the check's branch and lane reductions
+          // delay K (15% of tetrahedra p1's physical gradients).
+          orientations.add(q, det, quality, m);
+          if (p.detj) {
+            det_staged.store(det);
             for (int l = 0; l < m; ++l) p.detj[(first + l) * Q + q] = Real(det_staged.lane[l]);
+          }
         }
       }
       for (int l = 0; l < m; ++l) {
@@ -170,7 +123,7 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
       }
     }
     if (physical)
-      for (int l = 0; l < m; ++l) check_orientation(*p.block, first + l, record[l], D < S);
+      for (int l = 0; l < m; ++l) check_orientation(*p.block, first + l, orientations.record[l], D < S);
   }
 }
 
