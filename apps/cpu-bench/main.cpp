@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // feinterp-cpu-bench: throughput of the CPU interpolation (values, reference gradients, physical
-// gradients; C = 1 and C = dimension) on structured blocks built in memory, so that the numbers
-// depend on nothing but the library and the machine.
+// gradients), their transposes into the nodal vector and the fused mass and diffusion operators
+// (C = 1 and C = dimension) on structured blocks built in memory, so that the numbers depend on nothing
+// but the library and the machine.
 //
 //   feinterp-cpu-bench [--case tet:1] [--case hex:2] [--elements 1000000] [--runs 7] [--threads 0]
 //                      [--points quadrature|nodes] [--triad-mib M] [--csv FILE]
@@ -13,13 +14,16 @@
 // (default) or the element's nodes. Each measurement: one warm-up run, then the median of --runs runs.
 // GB/s counts the minimal traffic of traffic.hpp, not what the caches actually move; "triad" is that
 // rate over STREAM's triad bandwidth measured first in the same run with the same threads
-// (triad_bandwidth.hpp; --triad-mib sets its arrays' size, 0 skips it).
+// (triad_bandwidth.hpp; --triad-mib sets its arrays' size, 0 skips it). GDoF/s: the nodal vector's
+// values (nodes x C) per second, the usual rate of a FEM operator. The transposes are unweighted
+// (physical gradients' read the coordinates anyway); the fused operators have no coefficient and compute
+// the geometry on the fly, as the CPU backend always does.
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,6 +34,7 @@
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/structured_box.hpp>
 #include <feinterp/core/traffic.hpp>
+#include <feinterp/mesh/atomic_file.hpp>
 
 #include <feinterp/apps/common/build_info.hpp>
 #include <feinterp/apps/cpu-bench/triad_bandwidth.hpp>
@@ -42,7 +47,7 @@ struct Row {
   std::string type, operation, points;
   int components, Q;
   offset_t elements;
-  double seconds, elements_per_second, gigabytes_per_second, share_of_triad;
+  double seconds, elements_per_second, gigabytes_per_second, share_of_triad, dofs_per_second;
 };
 
 template <class F>
@@ -123,8 +128,8 @@ static int run(int argc, char** argv) {
                 triad.gigabytes_per_second, triad.bytes_per_array >> 20, triad.threads);
   }
   std::vector<Row> rows;
-  std::printf("%-16s %-20s %2s %3s %9s %10s %12s %8s %6s\n", "element", "operation", "C", "Q", "elements", "ms",
-              "elements/s", "GB/s", "triad");
+  std::printf("%-16s %-28s %2s %3s %9s %10s %12s %8s %6s %7s\n", "element", "operation", "C", "Q", "elements", "ms",
+              "elements/s", "GB/s", "triad", "GDoF/s");
   for (ElementType type : cases) {
     const StructuredBox mesh = structured_box(type, structured_box_cells(type, target));
     const PointSet points = points_kind == "nodes" ? element_nodes(type) : quadrature_rule(type.shape, 2 * type.order);
@@ -139,37 +144,53 @@ static int run(int argc, char** argv) {
     std::vector<double> field(std::size_t(mesh.node_count()) * D);
     for (double& v : field) v = uniform(random);
     std::vector<double> out(plan.output_size(Operation::physical_gradients, D));
+    for (double& v : out) v = uniform(random);  // the transposes' point data
+    std::vector<double> result(field.size());
     std::vector<double> detj(plan.detj_size());
+    auto measure = [&](const std::string& operation, int C, double bytes, auto&& call) {
+      const double seconds = median_seconds(runs, call);
+      const double rate = bytes / seconds / 1e9;
+      Row row{to_string(type), operation, points.name, C, Q, block.element_count, seconds,
+              double(block.element_count) / seconds, rate,
+              triad.gigabytes_per_second > 0 ? rate / triad.gigabytes_per_second : 0.0,
+              double(mesh.node_count()) * C / seconds};
+      std::printf("%-16s %-28s %2d %3d %9lld %10.2f %12.4g %8.2f %5.0f%% %7.3f\n", row.type.c_str(), row.operation.c_str(),
+                  C, Q, static_cast<long long>(row.elements), seconds * 1e3, row.elements_per_second,
+                  row.gigabytes_per_second, 100 * row.share_of_triad, row.dofs_per_second / 1e9);
+      std::fflush(stdout);
+      rows.push_back(row);
+    };
     for (int C : {1, D}) {
       const FieldView u{field.data(), std::size_t(mesh.node_count()) * C, C};
+      const OutputView r{result.data(), std::size_t(mesh.node_count()) * C};
       for (Operation op : forward_operations) {
         const OutputView o{out.data(), out.size()};
-        const double seconds = median_seconds(runs, [&] { plan.apply(op, u, o, {detj.data(), detj.size()}); });
-        const double bytes = double(minimal_bytes(op, block.element_count, N, mesh.node_count(), Q, C, D, S));
-        const double rate = bytes / seconds / 1e9;
-        Row row{to_string(type), operation_name(op), points.name, C, Q, block.element_count, seconds,
-                double(block.element_count) / seconds, rate,
-                triad.gigabytes_per_second > 0 ? rate / triad.gigabytes_per_second : 0.0};
-        std::printf("%-16s %-20s %2d %3d %9lld %10.2f %12.4g %8.2f %5.0f%%\n", row.type.c_str(), row.operation.c_str(), C,
-                    Q, static_cast<long long>(row.elements), seconds * 1e3, row.elements_per_second,
-                    row.gigabytes_per_second, 100 * row.share_of_triad);
-        std::fflush(stdout);
-        rows.push_back(row);
+        measure(operation_name(op), C, double(minimal_bytes(op, block.element_count, N, mesh.node_count(), Q, C, D, S)),
+                [&] { plan.apply(op, u, o, {detj.data(), detj.size()}); });
+      }
+      for (Operation op : forward_operations) {
+        const FieldView f{out.data(), plan.output_size(op, C), C};
+        const Operation transpose = transpose_of(op);
+        measure(operation_name(transpose), C,
+                double(minimal_bytes(transpose, block.element_count, N, mesh.node_count(), Q, C, D, S)),
+                [&] { plan.apply_transpose(op, f, r); });
+      }
+      for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion}) {
+        measure(std::string("operator ") + fused_operator_name(op), C,
+                double(operator_minimal_bytes(op, block.element_count, N, mesh.node_count(), Q, C, D)),
+                [&] { plan.apply_operator(op, u, r); });
       }
     }
   }
   if (!csv.empty()) {
-    std::ofstream file(csv);
-    if (!file) {
-      std::fprintf(stderr, "cannot write %s\n", csv.c_str());
-      return 1;
-    }
+    std::ostringstream file;
     file << "element,operation,points,components,Q,elements,seconds,elements_per_second,GB_per_second,triad_GB_per_second,"
-            "share_of_triad\n";
+            "share_of_triad,GDoF_per_second\n";
     for (const Row& r : rows)
       file << r.type << ',' << r.operation << ",\"" << r.points << "\"," << r.components << ',' << r.Q << ','
            << r.elements << ',' << r.seconds << ',' << r.elements_per_second << ',' << r.gigabytes_per_second << ','
-           << triad.gigabytes_per_second << ',' << r.share_of_triad << '\n';
+           << triad.gigabytes_per_second << ',' << r.share_of_triad << ',' << r.dofs_per_second / 1e9 << '\n';
+    write_file_atomically(csv, file.str());
   }
   return 0;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // feinterp-cpu-bench runs and its CSV holds what it says: every row's rate over the triad bandwidth of
-// the same run (apps/cpu-bench/triad_bandwidth.hpp), and a bad option is one line and a non-zero exit.
+// the same run (apps/cpu-bench/triad_bandwidth.hpp), the same DoF rate in every row of one case and C
+// relative to its time, the forward operations, their transposes and the fused operators each once; and
+// a bad option is one line and a non-zero exit.
 // No timing is judged here: only that the columns agree with each other.
 #include <gtest/gtest.h>
 
@@ -39,21 +41,33 @@ TEST(CpuBench, RowsAreSharesOfTheTriadOfTheSameRun) {
   std::string line;
   ASSERT_TRUE(std::getline(file, line));
   const std::vector<std::string> header = fields(line);
-  ASSERT_EQ(header.size(), 11u) << line;
+  ASSERT_EQ(header.size(), 12u) << line;
+  EXPECT_EQ(header[1], "operation");
+  EXPECT_EQ(header[6], "seconds");
   EXPECT_EQ(header[8], "GB_per_second");
   EXPECT_EQ(header[9], "triad_GB_per_second");
   EXPECT_EQ(header[10], "share_of_triad");
+  EXPECT_EQ(header[11], "GDoF_per_second");
+  std::vector<std::string> operations;
   int rows = 0;
+  double dofs = 0;  // nodes * C of the current case and C: GDoF/s * seconds, the same in each of its rows
   while (std::getline(file, line)) {
     const std::vector<std::string> f = fields(line);
-    ASSERT_EQ(f.size(), 11u) << line;
-    const double rate = std::stod(f[8]), triad = std::stod(f[9]), share = std::stod(f[10]);
+    ASSERT_EQ(f.size(), 12u) << line;
+    const double seconds = std::stod(f[6]), rate = std::stod(f[8]), triad = std::stod(f[9]), share = std::stod(f[10]);
     EXPECT_GT(rate, 0) << line;
     EXPECT_GT(triad, 0) << line;
     EXPECT_NEAR(share, rate / triad, 1e-5 * share) << line;
+    const double row_dofs = std::stod(f[11]) * 1e9 * seconds;
+    if (rows % 8 == 0) dofs = row_dofs;
+    EXPECT_NEAR(row_dofs, dofs, 1e-4 * dofs) << line;
+    if (rows < 8) operations.push_back(f[1]);
     ++rows;
   }
-  EXPECT_EQ(rows, 2 * 2 * 3);  // two types, C = 1 and dim, three operations
+  EXPECT_EQ(rows, 2 * 2 * 8);  // two types, C = 1 and dim, eight operations
+  EXPECT_EQ(operations, (std::vector<std::string>{"values", "reference_gradients", "physical_gradients", "values_transpose",
+                                                   "reference_gradients_transpose", "physical_gradients_transpose",
+                                                   "operator mass", "operator diffusion"}));
   std::remove(csv.c_str());
 }
 
