@@ -56,10 +56,7 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
     for (int n = 0; n < N; ++n)
       for (int c = 0; c < C; ++c)
         ue[n][c] = V([&](auto l) { return p.u[offset_t(element_nodes[l][n]) * C + c]; });
-    if (physical)
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < S; ++k)
-          xe[n][k] = VD([&](auto l) { return double(p.coordinates[offset_t(element_nodes[l][n]) * 3 + k]); });
+    if (physical) gather_coordinates(p.coordinates, element_nodes, xe);
     LaneOrientations orientations;
     for (int q = 0; q < Q; ++q) {
       if (p.op == Operation::values) {
@@ -87,17 +84,7 @@ void run_range(const DenseCall<Real>& p, offset_t begin, offset_t end) {
             for (int d = 0; d < D; ++d) result[c * D + d].store(reference[c][d]);
         } else {
           VD J[S][D];
-          for (int k = 0; k < S; ++k)
-            for (int d = 0; d < D; ++d) J[k][d] = 0.0;
-          const double* g = shape_gradients + offset_t(q) * N * D;
-          // k and d unrolled whole keep J in registers; n by 4 only: whole, this file took 85 s to compile
-          // instead of 49, for no speed.
-#pragma GCC unroll 4
-          for (int n = 0; n < N; ++n)
-#pragma GCC unroll 3
-            for (int k = 0; k < S; ++k)
-#pragma GCC unroll 3
-              for (int d = 0; d < D; ++d) J[k][d] += xe[n][k] * g[n * D + d];
+          jacobian_lanes(xe, shape_gradients + offset_t(q) * N * D, J);
           const VD det = jacobian_determinant(J);
           const VD quality = shape_quality_lanes(J, det);
           VD K[S][D];

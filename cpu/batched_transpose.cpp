@@ -53,10 +53,7 @@ void transpose_range(const TransposeCall<Real>& p, const offset_t* elements, off
       element[l] = elements ? elements[i] : i;
       element_nodes[l] = p.block->connectivity + element[l] * N;
     }
-    if (p.geometric)
-      for (int n = 0; n < N; ++n)
-        for (int k = 0; k < S; ++k)
-          xe[n][k] = VD([&](auto l) { return double(p.coordinates[offset_t(element_nodes[l][n]) * 3 + k]); });
+    if (p.geometric) gather_coordinates(p.coordinates, element_nodes, xe);
     if (p.u)
       for (int n = 0; n < N; ++n)
         for (int c = 0; c < C; ++c) ue[n][c] = V([&](auto l) { return p.u[offset_t(element_nodes[l][n]) * C + c]; });
@@ -72,18 +69,36 @@ void transpose_range(const TransposeCall<Real>& p, const offset_t* elements, off
         for (int l = 0; l < L; ++l) point[l] = in(element[l], q, 0, 0);
       V data[CMAX * 3];
       VD det, quality;  // where the geometry is used; checked once the point's sums are done (batched_kernels.cpp)
-      if (!p.geometric) {
+      if (p.factors) {  // a fused operator, its geometry precomputed (run_operator_factors), kappa a scalar or none
+        const int F = physical ? D * (D + 1) / 2 : 1;
+        VD G[D * (D + 1) / 2];
+        for (int j = 0; j < F; ++j)
+          G[j] = VD([&](auto l) { return double(p.factors[(element[l] * Q + q) * F + j]); });
+        const VD kappa = T ? VD([&](auto l) { return double(p.coefficient[(element[l] * Q + q) * T]); }) : VD(1.0);
+        for (int c = 0; c < C; ++c) {
+          if (physical) {
+            VD reference[D];
+            for (int d = 0; d < D; ++d) {
+              V sum = Real(0);
+              for (int n = 0; n < N; ++n) sum += ue[n][c] * Real(g[n * D + d]);
+              reference[d] = stdx::static_simd_cast<VD>(sum);
+            }
+            for (int d = 0; d < D; ++d) {
+              VD sum = 0.0;
+              for (int d2 = 0; d2 < D; ++d2) sum += G[d <= d2 ? symmetric_entry(D, d, d2) : symmetric_entry(D, d2, d)] * reference[d2];
+              data[c * D + d] = stdx::static_simd_cast<V>(sum * kappa);
+            }
+          } else {
+            V sum = Real(0);
+            for (int n = 0; n < N; ++n) sum += ue[n][c] * Real(t[n]);
+            data[c] = stdx::static_simd_cast<V>(stdx::static_simd_cast<VD>(sum) * kappa * G[0]);
+          }
+        }
+      } else if (!p.geometric) {
         for (int i = 0; i < C * R; ++i) data[i] = V([&](auto l) { return p.f[point[l] + i]; });
       } else {
         VD J[S][D];
-        for (int k = 0; k < S; ++k)
-          for (int d = 0; d < D; ++d) J[k][d] = 0.0;
-#pragma GCC unroll 4
-        for (int n = 0; n < N; ++n)
-#pragma GCC unroll 3
-          for (int k = 0; k < S; ++k)
-#pragma GCC unroll 3
-            for (int d = 0; d < D; ++d) J[k][d] += xe[n][k] * g[n * D + d];
+        jacobian_lanes(xe, g, J);
         det = jacobian_determinant(J);
         quality = shape_quality_lanes(J, det);
         const VD factor = p.weighted ? VD(p.weights[q]) * stdx::abs(det) : VD(1.0);
@@ -185,7 +200,73 @@ void transpose_range(const TransposeCall<Real>& p, const offset_t* elements, off
   }
 }
 
+template <class Element, int S, class Real>
+void factors_range(FusedOperator op, const BlockView& block, const Real* coordinates, const Tabulation& table,
+                   const double* weights, offset_t begin, offset_t end, Real* factors, FirstError& errors) {
+  constexpr int N = Element::nodes_per_element;
+  constexpr int D = Element::dimension;
+  constexpr int F = D * (D + 1) / 2;
+  const int Q = table.points;
+  const bool diffusion = op == FusedOperator::diffusion;
+  using VD = Lanes<double>;
+  VD xe[N][S];
+  const node_index* element_nodes[L];
+  LaneArray<double> staged[F];
+  for (offset_t first = begin; first < end; first += L) {
+    const int m = int(std::min<offset_t>(L, end - first));
+    for (int l = 0; l < L; ++l) element_nodes[l] = block.connectivity + (first + std::min(l, m - 1)) * N;
+    gather_coordinates(coordinates, element_nodes, xe);
+    LaneOrientations orientations;
+    for (int q = 0; q < Q; ++q) {
+      VD J[S][D];
+      jacobian_lanes(xe, table.gradients.data() + offset_t(q) * N * D, J);
+      const VD det = jacobian_determinant(J);
+      const VD factor = VD(weights[q]) * stdx::abs(det);
+      if (diffusion) {  // w_q |det J| K^T K, its upper triangle
+        VD K[S][D];
+        inverse_transpose(J, det, K);
+        for (int i = 0; i < D; ++i)
+          for (int j = i; j < D; ++j) {
+            VD sum = 0.0;
+            for (int k = 0; k < S; ++k) sum += K[k][i] * K[k][j];
+            staged[symmetric_entry(D, i, j)].store(sum * factor);
+          }
+      } else {
+        staged[0].store(factor);
+      }
+      const int entries = diffusion ? F : 1;
+      for (int l = 0; l < m; ++l)
+        for (int j = 0; j < entries; ++j) factors[((first + l) * Q + q) * entries + j] = Real(staged[j].lane[l]);
+      orientations.add(q, det, shape_quality_lanes(J, det), m);
+    }
+    for (int l = 0; l < m; ++l) try {
+        check_orientation(block, first + l, orientations.record[l], D < S);
+      } catch (const DegenerateElementError&) {
+        errors.keep(first + l, std::current_exception());
+      }
+  }
+}
+
+// Calls f(std::integral_constant<int, S>) for the space dimension S: 2 or 3 for D <= 2, 3 for D = 3.
+template <int D, class F>
+void with_space_dimension(int S, F&& f) {
+  if constexpr (D <= 2)
+    if (S == 2) return f(std::integral_constant<int, 2>{});
+  f(std::integral_constant<int, 3>{});
+}
+
 }  // namespace
+
+template <class Real>
+void run_operator_factors(FusedOperator op, const BlockView& block, const Real* coordinates, const Tabulation& table,
+                          const double* weights, offset_t begin, offset_t end, Real* factors, FirstError& errors) {
+  visit(block.type, [&](auto element) {
+    using Element = decltype(element);
+    with_space_dimension<Element::dimension>(space_dimension(block), [&](auto s) {
+      factors_range<Element, decltype(s)::value>(op, block, coordinates, table, weights, begin, end, factors, errors);
+    });
+  });
+}
 
 template <class Real>
 void run_batched_transpose(const TransposeCall<Real>& call, const offset_t* elements, offset_t begin, offset_t end,
@@ -199,10 +280,7 @@ void run_batched_transpose(const TransposeCall<Real>& call, const offset_t* elem
       transpose_range<Element, 0, S>(call, elements, begin, end, to_nodes, out, errors);
     };
     // Only a transpose that uses the geometry reads the space dimension.
-    const int S = call.geometric ? space_dimension(*call.block) : (D == 3 ? 3 : 2);
-    if constexpr (D <= 2)
-      if (S == 2) return with_s(std::integral_constant<int, 2>{});
-    with_s(std::integral_constant<int, 3>{});
+    with_space_dimension<D>(call.geometric ? space_dimension(*call.block) : (D == 3 ? 3 : 2), with_s);
   });
 }
 
@@ -210,5 +288,9 @@ template void run_batched_transpose<double>(const TransposeCall<double>&, const 
                                             double*, FirstError&);
 template void run_batched_transpose<float>(const TransposeCall<float>&, const offset_t*, offset_t, offset_t, bool,
                                            float*, FirstError&);
+template void run_operator_factors<double>(FusedOperator, const BlockView&, const double*, const Tabulation&,
+                                           const double*, offset_t, offset_t, double*, FirstError&);
+template void run_operator_factors<float>(FusedOperator, const BlockView&, const float*, const Tabulation&,
+                                          const double*, offset_t, offset_t, float*, FirstError&);
 
 }  // namespace feinterp::backends::cpu

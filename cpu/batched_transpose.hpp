@@ -18,4 +18,11 @@ template <class Real>
 void run_batched_transpose(const TransposeCall<Real>& call, const offset_t* elements, offset_t begin, offset_t end,
                            bool to_nodes, Real* out, FirstError& errors);
 
+/// A fused operator's precomputed geometry for elements [begin, end): per element and point, w_q |det J|
+/// (mass) or the upper triangle of w_q |det J| K^T K row by row (diffusion, D(D+1)/2 entries), at
+/// factors[(e * Q + q) * entries + j]. A degenerate or tangled element is kept in `errors`.
+template <class Real>
+void run_operator_factors(FusedOperator op, const BlockView& block, const Real* coordinates, const Tabulation& table,
+                          const double* weights, offset_t begin, offset_t end, Real* factors, FirstError& errors);
+
 }  // namespace feinterp::backends::cpu

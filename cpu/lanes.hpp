@@ -7,6 +7,7 @@
 
 #include <experimental/simd>
 
+#include <feinterp/core/config.hpp>
 #include <feinterp/fem/orientation.hpp>
 
 namespace feinterp::backends::cpu {
@@ -27,6 +28,29 @@ struct alignas(64) LaneArray {
   Lanes<T> load() const { return Lanes<T>(lane, stdx::element_aligned); }
   void store(const Lanes<T>& v) { v.copy_to(lane, stdx::element_aligned); }
 };
+
+/// Each lane's element coordinates xe[n][k] = x[nodes[l][n] * 3 + k], in double.
+template <int N, int S, class Coordinate>
+void gather_coordinates(const Coordinate* x, const node_index* const (&nodes)[lanes], Lanes<double> (&xe)[N][S]) {
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < S; ++k)
+      xe[n][k] = Lanes<double>([&](auto l) { return double(x[offset_t(nodes[l][n]) * 3 + k]); });
+}
+
+/// J[k][d] = sum_n xe[n][k] g[n * D + d] on every lane (fem/geometry.hpp's jacobian), g one point's shape
+/// gradients. k and d unrolled whole keep J in registers; n by 4 only: whole, a kernel file took 85 s to
+/// compile instead of 49, for no speed.
+template <int N, int S, int D>
+void jacobian_lanes(const Lanes<double> (&xe)[N][S], const double* g, Lanes<double> (&J)[S][D]) {
+  for (int k = 0; k < S; ++k)
+    for (int d = 0; d < D; ++d) J[k][d] = 0.0;
+#pragma GCC unroll 4
+  for (int n = 0; n < N; ++n)
+#pragma GCC unroll 3
+    for (int k = 0; k < S; ++k)
+#pragma GCC unroll 3
+      for (int d = 0; d < D; ++d) J[k][d] += xe[n][k] * g[n * D + d];
+}
 
 /// shape_quality (fem/geometry.hpp) on every lane: |det J| over the product of J's column lengths.
 template <int S, int D>

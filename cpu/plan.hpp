@@ -33,6 +33,12 @@ struct PlanOptions {
   /// The forward kernel: automatic (kernel_variant.hpp's rule), or forced (std::invalid_argument at the
   /// call where sum_factorised does not apply).
   KernelVariant variant = KernelVariant::automatic;
+  /// The fused operators' geometry (core/operation.hpp): precomputed, w_q |det J| (mass) or w_q |det J|
+  /// K^T K (diffusion, D(D+1)/2 reals) per element and point, computed at the first apply_operator of
+  /// that operator and kept (the coordinates must not change afterwards; a symmetric-tensor coefficient
+  /// and P1 simplices, whose constant J is cheaper to compute than to read, still run on the fly); or
+  /// on_the_fly, J from the coordinates at every call.
+  OperatorGeometry operator_geometry = OperatorGeometry::precomputed;
 };
 
 template <class Real>
@@ -73,6 +79,9 @@ class Plan {
   const ElementColouring& colouring() const;
 
  private:
+  // A fused operator's precomputed geometry (PlanOptions::operator_geometry), computed at its first use;
+  // a degenerate element throws there, and again at the next call, which computes it anew.
+  const std::vector<Real>& operator_factors(FusedOperator op) const;
   // A fused call's arrays for fem/arguments.hpp's checks: u (or none, for a diagonal) and r.
   TransposeArguments fused_arguments(BasicFieldView<Real> u, BasicOutputView<Real> r, const TransposeOptions& options) const;
 
@@ -89,6 +98,8 @@ class Plan {
   PlanOptions options_;
   mutable std::once_flag colouring_once_;
   mutable ElementColouring colouring_;
+  mutable std::once_flag factors_once_[2];  // [FusedOperator]
+  mutable std::vector<Real> factors_[2];
 };
 
 }  // namespace feinterp::backends::cpu

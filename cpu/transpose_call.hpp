@@ -27,6 +27,7 @@ struct TransposeCall {
   const Real* coefficient = nullptr;  // a fused operator's, [(e*Q + q)*T + t]
   int coefficient_entries = 0;        // T; 0: none
   bool diagonal = false;              // the fused operator's diagonal (f and u unused)
+  const Real* factors = nullptr;      // a fused operator's precomputed geometry (run_operator_factors)
 };
 
 /// Keeps the DegenerateElementError of the smallest element across threads, batches and colours.

@@ -46,8 +46,10 @@ Interpolator<Real>::Interpolator(const BlockView& block, offset_t node_count, co
                        std::size_t(block.element_count) * std::size_t(nodes_per_element(block.type)), impl->executor);
   check_array_location("Interpolator", "the coordinates", coordinates, std::size_t(node_count) * 3, impl->executor);
   if (impl->executor.kind() == ExecutorKind::cpu) {
-    impl->cpu = std::make_unique<backends::cpu::Plan<Real>>(block, node_count, points, coordinates,
-                                                            backends::cpu::PlanOptions{options.threads});
+    backends::cpu::PlanOptions cpu_options;
+    cpu_options.threads = options.threads;
+    cpu_options.operator_geometry = options.operator_geometry;
+    impl->cpu = std::make_unique<backends::cpu::Plan<Real>>(block, node_count, points, coordinates, cpu_options);
     impl->points = impl->cpu->points();
   } else {
 #if FEINTERP_HAS_CUDA

@@ -57,7 +57,8 @@ struct InterpolatorOptions {
   /// cuda: how nodal transposes sum shared nodes; deterministic colours the elements when the plan is built
   /// (the block's connectivity is copied to the host once for that).
   Summation summation = Summation::atomic;
-  /// cuda: the fused operators' geometry, precomputed once or computed at every call (core/operation.hpp).
+  /// The fused operators' geometry, precomputed once or computed at every call (core/operation.hpp; on
+  /// the CPU for every element type, on the GPU where it has both kernels).
   OperatorGeometry operator_geometry = OperatorGeometry::precomputed;
 };
 

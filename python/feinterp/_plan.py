@@ -155,8 +155,8 @@ class Interpolator:
     cuda_stream  the stream of the plan's launches, of the plan's device: an int, a CuPy or PyTorch stream
                  (default: the legacy default stream, which CuPy and PyTorch use too)
     summation    "atomic" or "deterministic" (how a GPU plan sums shared nodes)
-    operator_geometry  "precomputed" or "on_the_fly": where a GPU plan's fused operators of quadrilaterals
-                 and hexahedra take the geometry from (w |det J| and w |det J| K^T K kept per point after the
+    operator_geometry  "precomputed" or "on_the_fly": where the fused operators of a CPU plan (every type but
+                 P1 simplices) or a GPU plan of quadrilaterals and hexahedra take the geometry from (w |det J| and w |det J| K^T K kept per point after the
                  first call, or J at every call: coordinates that move need on_the_fly)
 
     Host connectivity, coordinates and tags are converted once, here, to int32, the plan's precision and

@@ -107,7 +107,7 @@ void bind_types(py::module_& m) {
       .value("deterministic", Summation::deterministic);
 
   py::enum_<OperatorGeometry>(m, "OperatorGeometry",
-                              "Where a GPU plan's fused operators take the geometry from: precomputed once, or on_the_fly.")
+                              "Where a plan's fused operators take the geometry from: precomputed once, or on_the_fly.")
       .value("precomputed", OperatorGeometry::precomputed)
       .value("on_the_fly", OperatorGeometry::on_the_fly);
 

@@ -7,7 +7,11 @@
 //   * an element's bits do not depend on its batch: the element vectors of a block equal, bitwise, those
 //     of the same elements listed in reverse order, for the transposes, the fused operators and their
 //     diagonals;
-//   * of several degenerate elements in different batches and threads, the smallest is named.
+//   * of several degenerate elements in different batches and threads, the smallest is named, and a
+//     fused operator whose geometry is precomputed names it again at its next call;
+//   * the fused operators with their geometry precomputed (PlanOptions::operator_geometry) equal them
+//     computed on the fly, for every type and space dimension, no coefficient or a scalar one; a second
+//     call the first bitwise; a symmetric-tensor kappa, which always runs on the fly, bitwise the same.
 // Every output is poisoned with NaN first.
 #include <gtest/gtest.h>
 
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include <feinterp/cpu/plan.hpp>
+#include <feinterp/fem/coefficient.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/structured_box.hpp>
@@ -205,13 +210,59 @@ TEST(CpuBatchedTranspose, TheSmallestOfSeveralDegenerateElementsIsNamed) {
         EXPECT_EQ(e.element(), 13) << e.what();
       }
       const std::vector<double> u(std::size_t(block.node_count()), 1.0);
-      try {
-        plan.apply_operator(FusedOperator::diffusion, {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, {target});
-        ADD_FAILURE() << "no DegenerateElementError";
-      } catch (const DegenerateElementError& e) {
-        EXPECT_EQ(e.element(), 13) << e.what();
+      for (int call = 0; call < 2; ++call) try {
+          plan.apply_operator(FusedOperator::diffusion, {u.data(), u.size(), 1}, {out.data(), out.size()}, {}, {target});
+          ADD_FAILURE() << "no DegenerateElementError at call " << call;
+        } catch (const DegenerateElementError& e) {
+          EXPECT_EQ(e.element(), 13) << e.what();
+        }
+    }
+}
+
+TEST(CpuBatchedTranspose, PrecomputedGeometryEqualsTheGeometryOnTheFly) {
+  for (ElementType type : all_types()) {
+    const unsigned seed = test::test_seed();
+    std::mt19937_64 rng(seed);
+    const int D = dimension(type.shape);
+    for (int S = D == 3 ? 3 : default_space_dimension(type); S <= 3; ++S) {
+      const test::RandomBlock block = test::random_block(type, uneven_elements, rng, 0.01, S);
+      const PointSet points = quadrature_rule(type.shape, 2 * type.order);
+      PlanOptions precomputed, on_the_fly;
+      precomputed.operator_geometry = OperatorGeometry::precomputed;
+      on_the_fly.operator_geometry = OperatorGeometry::on_the_fly;
+      const Plan<double> kept(block.view(), block.node_count(), points, block.coordinates.data(), precomputed);
+      const Plan<double> computed(block.view(), block.node_count(), points, block.coordinates.data(), on_the_fly);
+      const std::size_t EQ = std::size_t(block.elements) * std::size_t(points.size());
+      std::vector<double> scalar(EQ), tensor(EQ * std::size_t(S * (S + 1) / 2));
+      std::uniform_real_distribution<double> positive(0.5, 2.0);
+      for (double& k : scalar) k = positive(rng);
+      for (std::size_t i = 0; i < EQ; ++i)  // kappa = diag(positive) + 0.1 off the diagonal: positive definite
+        for (int a = 0; a < S; ++a)
+          for (int b = a; b < S; ++b) tensor[i * std::size_t(S * (S + 1) / 2) + std::size_t(symmetric_entry(S, a, b))] = a == b ? positive(rng) : 0.1;
+      for (int C : {1, 2}) {
+        const std::vector<double> u = test::random_field(block.node_count(), C, rng);
+        for (FusedOperator op : {FusedOperator::mass, FusedOperator::diffusion})
+          for (CoefficientShape shape : {CoefficientShape::none, CoefficientShape::scalar, CoefficientShape::symmetric_tensor}) {
+            if (shape == CoefficientShape::symmetric_tensor && op == FusedOperator::mass) continue;  // diffusion only
+            SCOPED_TRACE(to_string(type) + " in " + std::to_string(S) + "D, " + fused_operator_name(op) + ", C = " +
+                         std::to_string(C) + ", coefficient " + std::to_string(int(shape)) +
+                         " (FEINTERP_TEST_SEED=" + std::to_string(seed) + ")");
+            const std::vector<double>& k = shape == CoefficientShape::symmetric_tensor ? tensor : scalar;
+            const BasicCoefficientView<double> coefficient{shape == CoefficientShape::none ? nullptr : k.data(),
+                                                           shape == CoefficientShape::none ? 0 : k.size(), shape};
+            std::vector<double> a = poisoned(u.size()), b = poisoned(u.size()), again = poisoned(u.size());
+            kept.apply_operator(op, {u.data(), u.size(), C}, {a.data(), a.size()}, coefficient);
+            computed.apply_operator(op, {u.data(), u.size(), C}, {b.data(), b.size()}, coefficient);
+            kept.apply_operator(op, {u.data(), u.size(), C}, {again.data(), again.size()}, coefficient);
+            if (shape == CoefficientShape::symmetric_tensor)
+              EXPECT_EQ(a, b) << "a tensor kappa runs on the fly";
+            else
+              EXPECT_LE(test::relative_error(a, b), 1e-12);
+            EXPECT_EQ(again, a) << "the second call";
+          }
       }
     }
+  }
 }
 
 }  // namespace
