@@ -5,7 +5,8 @@
 // but the library and the machine.
 //
 //   feinterp-cpu-bench [--case tet:1] [--case hex:2] [--elements 1000000] [--runs 7] [--threads 0]
-//                      [--points quadrature|nodes] [--triad-mib M] [--csv FILE]
+//                      [--points quadrature|nodes] [--geometry precomputed|on_the_fly] [--triad-mib M]
+//                      [--csv FILE]
 //
 // Blocks: the library's structured box (fem/structured_box.hpp) of about --elements elements, any of
 // the 15 types: the unit interval, square or cube in n cells per side (2 triangles or 6 Kuhn tetrahedra
@@ -16,8 +17,9 @@
 // rate over STREAM's triad bandwidth measured first in the same run with the same threads
 // (triad_bandwidth.hpp; --triad-mib sets its arrays' size, 0 skips it). GDoF/s: the nodal vector's
 // values (nodes x C) per second, the usual rate of a FEM operator. The transposes are unweighted
-// (physical gradients' read the coordinates anyway); the fused operators have no coefficient and compute
-// the geometry on the fly, as the CPU backend always does.
+// (physical gradients' read the coordinates anyway); the fused operators have no coefficient and take
+// their geometry as --geometry says (InterpolatorOptions::operator_geometry; default precomputed, whose
+// one-time computation the warm-up call absorbs).
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -82,6 +84,7 @@ static int run(int argc, char** argv) {
   int runs = 7, threads = 0;
   long long triad_mib = -1;  // -1: default_triad_bytes()
   std::string points_kind = "quadrature", csv;
+  OperatorGeometry geometry = OperatorGeometry::precomputed;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -104,6 +107,11 @@ static int run(int argc, char** argv) {
       points_kind = next();
       if (points_kind != "quadrature" && points_kind != "nodes")
         throw std::invalid_argument("--points expects quadrature or nodes, got " + points_kind);
+    } else if (arg == "--geometry") {
+      const std::string v = next();
+      if (v != "precomputed" && v != "on_the_fly")
+        throw std::invalid_argument("--geometry expects precomputed or on_the_fly, got " + v);
+      geometry = v == "precomputed" ? OperatorGeometry::precomputed : OperatorGeometry::on_the_fly;
     } else if (arg == "--triad-mib") {
       triad_mib = parse_int(arg, next());
       if (triad_mib < 0) throw std::invalid_argument("--triad-mib " + std::to_string(triad_mib) + ": expected 0 (no triad) or more");
@@ -112,7 +120,8 @@ static int run(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: feinterp-cpu-bench [--case tet:1] [--case hex:2] [--elements N] [--runs R] "
-                   "[--threads T] [--points quadrature|nodes] [--triad-mib M] [--csv FILE]\n");
+                   "[--threads T] [--points quadrature|nodes] [--geometry precomputed|on_the_fly] [--triad-mib M] "
+                   "[--csv FILE]\n");
       return arg == "--help" ? 0 : 2;
     }
   }
@@ -138,6 +147,7 @@ static int run(int argc, char** argv) {
     InterpolatorOptions options;
     options.executor = Executor::cpu();
     options.threads = threads;
+    options.operator_geometry = geometry;
     const Interpolator<double> plan(block, mesh.node_count(), points, mesh.coordinates.data(), options);
     std::mt19937_64 random(12345);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
