@@ -73,8 +73,8 @@ def test_fused_laplacian_is_gradient_then_weighted_transpose(element_type, rng):
 
 @pytest.mark.parametrize("element_type", TYPES, ids=str)
 def test_operator_geometry_precomputed_and_on_the_fly_agree(element_type, rng):
-    # The option reaches the plan and is refused by name when wrong; the CPU computes J at every call
-    # whatever it says (test_gpu.py compares a GPU plan's two geometries with the CPU).
+    # The option reaches the plan and is refused by name when wrong; the CPU plan's two geometries agree
+    # (test_gpu.py compares a GPU plan's two geometries with the CPU).
     precomputed, _ = plan_for(element_type, operator_geometry="precomputed")
     on_the_fly, _ = plan_for(element_type, operator_geometry=feinterp.OperatorGeometry.on_the_fly)
     u = rng.standard_normal((precomputed.node_count, 2))
