@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 
@@ -20,13 +21,6 @@
 
 namespace feinterp::backends::cpu {
 namespace {
-
-std::vector<ElementType> all_types() {
-  std::vector<ElementType> types;
-  for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
-    for (int order = 1; order <= 3; ++order) types.push_back({shape, order});
-  return types;
-}
 
 // The space dimensions a type lives in: its own, and 3 for lines and 2D elements.
 std::vector<int> space_dimensions(ElementType type) {
@@ -40,7 +34,7 @@ std::vector<int> space_dimensions(ElementType type) {
 constexpr offset_t uneven_elements = 37;
 
 TEST(CpuBatchedKernels, EqualsTheProductInDouble) {
-  for (ElementType type : all_types())
+  for (ElementType type : all_element_types)
     for (int S : space_dimensions(type)) {
       const unsigned seed = test::test_seed();
       std::mt19937_64 rng(seed);
@@ -61,7 +55,7 @@ TEST(CpuBatchedKernels, EqualsTheProductInDouble) {
 }
 
 TEST(CpuBatchedKernels, WithinTheFloatBoundOfTheProductInDouble) {
-  for (ElementType type : all_types()) {
+  for (ElementType type : all_element_types) {
     const unsigned seed = test::test_seed();
     std::mt19937_64 rng(seed);
     const test::RandomBlock block = test::random_block(type, uneven_elements, rng);

@@ -23,6 +23,7 @@
 
 #include <feinterp/cpu/plan.hpp>
 #include <feinterp/fem/coefficient.hpp>
+#include <feinterp/elements/visit.hpp>
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/fem/quadrature.hpp>
 #include <feinterp/fem/structured_box.hpp>
@@ -31,13 +32,6 @@
 
 namespace feinterp::backends::cpu {
 namespace {
-
-std::vector<ElementType> all_types() {
-  std::vector<ElementType> types;
-  for (Shape shape : {Shape::line, Shape::triangle, Shape::quadrilateral, Shape::tetrahedron, Shape::hexahedron})
-    for (int order = 1; order <= 3; ++order) types.push_back({shape, order});
-  return types;
-}
 
 // 11 elements: a full batch of 8 and a short one of 3 on AVX-512, uneven ends on narrower registers.
 constexpr offset_t uneven_elements = 11;
@@ -107,7 +101,7 @@ void expect_adjoint_entries(const test::RandomBlock& block, std::mt19937_64& rng
 }
 
 TEST(CpuBatchedTranspose, EveryEntryIsTheAdjointOfTheForwardOperation) {
-  for (ElementType type : all_types()) {
+  for (ElementType type : all_element_types) {
     const unsigned seed = test::test_seed();
     std::mt19937_64 rng(seed);
     const std::string seeded = " (FEINTERP_TEST_SEED=" + std::to_string(seed) + ")";
@@ -220,7 +214,7 @@ TEST(CpuBatchedTranspose, TheSmallestOfSeveralDegenerateElementsIsNamed) {
 }
 
 TEST(CpuBatchedTranspose, PrecomputedGeometryEqualsTheGeometryOnTheFly) {
-  for (ElementType type : all_types()) {
+  for (ElementType type : all_element_types) {
     const unsigned seed = test::test_seed();
     std::mt19937_64 rng(seed);
     const int D = dimension(type.shape);
