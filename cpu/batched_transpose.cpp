@@ -7,7 +7,6 @@
 // entry broadcast to every lane. Last, each lane's y stored into its element vector or added to its nodes.
 // Sums are in the plan's precision Real, the geometry in double, as in the forward kernels.
 #include <algorithm>
-#include <type_traits>
 
 #include <feinterp/core/layout.hpp>
 #include <feinterp/core/limits.hpp>
@@ -17,6 +16,7 @@
 #include <feinterp/fem/orientation.hpp>
 #include <feinterp/cpu/batched_transpose.hpp>
 #include <feinterp/cpu/lanes.hpp>
+#include <feinterp/cpu/space_dimension.hpp>
 
 namespace feinterp::backends::cpu {
 
@@ -245,14 +245,6 @@ void factors_range(FusedOperator op, const BlockView& block, const Real* coordin
         errors.keep(first + l, std::current_exception());
       }
   }
-}
-
-// Calls f(std::integral_constant<int, S>) for the space dimension S: 2 or 3 for D <= 2, 3 for D = 3.
-template <int D, class F>
-void with_space_dimension(int S, F&& f) {
-  if constexpr (D <= 2)
-    if (S == 2) return f(std::integral_constant<int, 2>{});
-  f(std::integral_constant<int, 3>{});
 }
 
 }  // namespace

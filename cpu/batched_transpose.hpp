@@ -10,8 +10,9 @@ namespace feinterp::backends::cpu {
 /// The elements elements[i] for i in [begin, end) (elements null: the indices begin .. end - 1), lanes
 /// at a time. Each element's N x C result is stored into its own element vector (out + element * N * C)
 /// or, to_nodes, added into the nodal vector out[node * C + c]: then the elements must share no node
-/// (one colour of fem/ordering/colouring.hpp), so that the lanes' additions never meet. Every lane runs the same instructions on its own element, so an element's bits depend
-/// neither on its neighbours in the batch nor on where a thread's range begins. An element whose det J
+/// (one colour of fem/ordering/colouring.hpp), so that the lanes' additions never meet. Every lane runs
+/// the same instructions on its own element, so an element's bits depend neither on its neighbours in
+/// the batch nor on where a thread's range begins. An element whose det J
 /// is degenerate or changes sign is kept in `errors` (with the smallest element's first) and its batch
 /// contributes nothing.
 template <class Real>

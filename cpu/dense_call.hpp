@@ -3,10 +3,9 @@
 // element-batched kernels (batched_kernels.hpp) and the Eigen product (kernels.cpp).
 #pragma once
 
-#include <type_traits>
-
 #include <feinterp/fem/tabulation.hpp>
 #include <feinterp/cpu/forward_call.hpp>
+#include <feinterp/cpu/space_dimension.hpp>
 
 namespace feinterp::backends::cpu {
 
@@ -22,10 +21,7 @@ struct DenseCall : ForwardCall<Real> {
 /// gradients read it, the other operations always take the default, so that they are instantiated once.
 template <int D, class Real, class F>
 void with_space_dimension(const DenseCall<Real>& call, F&& f) {
-  const int S = call.op == Operation::physical_gradients ? call.space_dimension : (D == 3 ? 3 : 2);
-  if constexpr (D <= 2)
-    if (S == 2) return f(std::integral_constant<int, 2>{});
-  f(std::integral_constant<int, 3>{});
+  with_space_dimension<D>(call.op == Operation::physical_gradients ? call.space_dimension : (D == 3 ? 3 : 2), f);
 }
 
 }  // namespace feinterp::backends::cpu
